@@ -1,0 +1,81 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+// MARK: - C libraries (each imported by exactly one Swift module)
+
+let cLibraries: [Target] = [
+    .systemLibrary(
+        name: "CLibPQ",
+        pkgConfig: "libpq",
+        providers: [.apt(["libpq-dev"])]
+    ),
+    .systemLibrary(
+        name: "CNghttp2",
+        pkgConfig: "libnghttp2",
+        providers: [.apt(["libnghttp2-dev"])]
+    ),
+    .systemLibrary(
+        name: "COpenSSL",
+        pkgConfig: "openssl",
+        providers: [.apt(["libssl-dev"])]
+    ),
+]
+
+// MARK: - Foundation: cryptography, PostgreSQL, domain, local services
+
+let foundationTargets: [Target] = [
+    .target(
+        name: "Cryptography",
+        dependencies: ["COpenSSL"],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "CryptographyTests",
+        dependencies: ["Cryptography"],
+        swiftSettings: strictSettings
+    ),
+]
+
+// MARK: - APNs client and apns-mock
+
+let apnsTargets: [Target] = []
+
+// MARK: - MailNotifier
+
+let mailNotifierTargets: [Target] = []
+
+// MARK: - Benchmarks (built only with HERALD_BENCHMARKS=1, to keep them out of the test build)
+
+let benchmarkTargets: [Target] =
+    Context.environment["HERALD_BENCHMARKS"] == nil
+    ? []
+    : [
+        .executableTarget(
+            name: "postgres-bulk-bench",
+            dependencies: ["Postgres", "LocalServices"],
+            path: "Benchmarks/PostgresBulkWrite",
+            swiftSettings: strictSettings
+        )
+    ]
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+    ],
+    targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + benchmarkTargets,
+    swiftLanguageModes: [.v6]
+)
