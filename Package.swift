@@ -35,9 +35,39 @@ let foundationTargets: [Target] = [
         dependencies: ["COpenSSL"],
         swiftSettings: strictSettings
     ),
+    .target(
+        name: "Postgres",
+        dependencies: [
+            "CLibPQ",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .target(
+        name: "LocalServices",
+        dependencies: [
+            "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .target(
+        name: "HeraldCore",
+        dependencies: [
+            "Cryptography",
+            "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
     .testTarget(
         name: "CryptographyTests",
         dependencies: ["Cryptography"],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "PostgresTests",
+        dependencies: ["Postgres", "LocalServices"],
         swiftSettings: strictSettings
     ),
 ]

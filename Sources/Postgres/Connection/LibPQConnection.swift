@@ -1,0 +1,224 @@
+internal import CLibPQ
+import Foundation
+
+/// Owns one `PGconn`. Not thread-safe: its ``PostgresConnection`` uses it from one ``DedicatedThread`` only.
+final class LibPQConnection: @unchecked Sendable {
+    private let pointer: OpaquePointer
+    /// Names of the prepared statements this session already knows.
+    private var preparedNames: Set<String> = []
+
+    /// Opens a blocking connection.
+    ///
+    /// - Throws: ``PostgresError`` `.connectionFailed` with libpq's message (which never contains the password).
+    init(parameters: [(String, String)]) throws {
+        // "Note that these functions will always return a non-null object pointer, unless perhaps there is too little
+        // memory even to allocate the PGconn object" and "you should call PQfinish to free the memory used by the
+        // PGconn object ... even if the server connection attempt fails" (libpq manual, 34.1).
+        let pointer = withCStringArray(parameters.map(\.0)) { keywords in
+            withCStringArray(parameters.map(\.1)) { values in
+                // expand_dbname = 1: the `dbname` value may be a URL or key=value string, expanded in place.
+                PQconnectdbParams(keywords, values, 1)
+            }
+        }
+        guard let pointer else {
+            throw PostgresError(kind: .connectionFailed, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(pointer) == CONNECTION_OK else {
+            let message = Self.message(of: pointer)
+            PQfinish(pointer)
+            throw PostgresError(kind: .connectionFailed, message: message)
+        }
+        // libpq prints notices (and the server's goodbye to a terminated session) on stderr by default; errors
+        // that matter reach callers as thrown errors instead.
+        PQsetNoticeReceiver(pointer, { _, _ in }, nil)
+        self.pointer = pointer
+    }
+
+    deinit { PQfinish(pointer) }
+
+    var isBroken: Bool { PQstatus(pointer) != CONNECTION_OK }
+
+    var isIdle: Bool { PQtransactionStatus(pointer) == PQTRANS_IDLE }
+
+    var backendProcessID: Int32 { PQbackendPID(pointer) }
+
+    var socket: Int32 { PQsocket(pointer) }
+
+    // MARK: Statements
+
+    /// Runs one statement with binary parameters and binary results.
+    func execute(_ query: PostgresQuery) throws -> PostgresResult {
+        let result = withParameters(query.bindings) { count, types, values, lengths, formats in
+            PQexecParams(pointer, query.sql, count, types, values, lengths, formats, 1)
+        }
+        return try check(result, query: query.sql)
+    }
+
+    /// Runs a prepared statement, preparing it on this session the first time.
+    func execute(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) throws -> PostgresResult {
+        if !preparedNames.contains(statement.name) {
+            let types = bindings.types.map(\.oid)
+            let prepared = PQprepare(pointer, statement.name, statement.sql, Int32(types.count), types)
+            _ = try check(prepared, query: statement.sql)
+            preparedNames.insert(statement.name)
+        }
+        let result = withParameters(bindings) { count, _, values, lengths, formats in
+            PQexecPrepared(pointer, statement.name, count, values, lengths, formats, 1)
+        }
+        return try check(result, query: statement.sql)
+    }
+
+    /// Runs SQL text that may hold several statements, with the simple-query protocol and no parameters.
+    func executeScript(_ sql: String) throws {
+        _ = try check(PQexec(pointer, sql), query: sql)
+    }
+
+    // MARK: COPY
+
+    /// Streams `data` (PostgreSQL's binary COPY format) into `COPY … FROM STDIN`.
+    func copyIn(sql: String, data: [UInt8]) throws -> Int {
+        guard let start = PQexec(pointer, sql) else { throw connectionError() }
+        let startStatus = PQresultStatus(start)
+        if startStatus != PGRES_COPY_IN {
+            _ = try check(start, query: sql)
+            throw PostgresError(kind: .invalidUsage, message: "statement did not start COPY FROM STDIN", query: sql)
+        }
+        PQclear(start)
+        let chunkSize = 1 << 20
+        var offset = 0
+        var sendFailed = false
+        while offset < data.count {
+            let end = min(offset + chunkSize, data.count)
+            // In blocking mode PQputCopyData returns 1 once the data is queued, -1 on failure.
+            let sent = data[offset..<end].withUnsafeBytes {
+                PQputCopyData(pointer, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count))
+            }
+            if sent != 1 {
+                sendFailed = true
+                break
+            }
+            offset = end
+        }
+        if PQputCopyEnd(pointer, sendFailed ? "client failed to send COPY data" : nil) != 1 {
+            throw connectionError()
+        }
+        var affected = 0
+        var firstError: PostgresError?
+        while let result = PQgetResult(pointer) {
+            do {
+                affected = try check(result, query: sql).affectedRows
+            } catch let error as PostgresError {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        if sendFailed { throw connectionError() }
+        return affected
+    }
+
+    // MARK: Health and notifications
+
+    /// Whether the idle session is still usable: reads anything the server sent meanwhile (a termination notice,
+    /// a closed socket) without blocking.
+    func checkAlive() -> Bool {
+        guard !isBroken else { return false }
+        // A terminated backend sends an error and then closes the socket; reading may take more than one call to
+        // see both, so keep reading while data is waiting.
+        for _ in 0..<4 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { break }
+            if PQconsumeInput(pointer) == 0 { return false }
+            drainNotifications { _ in }
+        }
+        return !isBroken
+    }
+
+    /// Reads what has arrived on the socket; `false` when the connection broke.
+    func consumeInput() -> Bool { PQconsumeInput(pointer) == 1 && !isBroken }
+
+    /// Hands every queued notification to `body`.
+    func drainNotifications(_ body: (PostgresNotification) -> Void) {
+        while let notify = PQnotifies(pointer) {
+            let note = notify.pointee
+            body(
+                PostgresNotification(
+                    channel: String(cString: note.relname),
+                    payload: String(cString: note.extra),
+                    processID: note.be_pid))
+            PQfreemem(notify)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func withParameters(
+        _ bindings: PostgresBindings,
+        _ body: (
+            Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?
+        )
+            -> OpaquePointer?
+    ) -> OpaquePointer? {
+        let types = bindings.types.map(\.oid)
+        let lengths = bindings.values.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: bindings.count)
+        // Each value is copied into memory that stays put for the duration of the call.
+        let buffers: [UnsafeMutableRawBufferPointer?] = bindings.values.map { value in
+            guard let value else { return nil }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(value.count, 1), alignment: 1)
+            buffer.copyBytes(from: value)
+            return buffer
+        }
+        defer { buffers.forEach { $0?.deallocate() } }
+        let pointers: [UnsafePointer<CChar>?] = buffers.map {
+            $0.map { UnsafePointer($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
+        }
+        return pointers.withUnsafeBufferPointer { values in
+            body(Int32(bindings.count), types, values.baseAddress, lengths, formats)
+        }
+    }
+
+    /// Turns a result into ``PostgresResult`` or a thrown ``PostgresError``; always takes ownership of `result`.
+    private func check(_ result: OpaquePointer?, query: String) throws -> PostgresResult {
+        guard let result else { throw connectionError() }
+        let owned = PostgresResult(takingOwnership: result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
+            return owned
+        default:
+            throw serverError(result, query: query)
+        }
+    }
+
+    private func serverError(_ result: OpaquePointer, query: String) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+        }
+        let sqlState = field("C").map(SQLState.init)
+        let message = field("M") ?? Self.message(of: pointer)
+        return PostgresError(
+            kind: isBroken && sqlState == nil ? .connectionClosed : .server,
+            message: message,
+            sqlState: sqlState,
+            detail: field("D"),
+            hint: field("H"),
+            position: field("P").flatMap { Int($0) },
+            query: query)
+    }
+
+    private func connectionError() -> PostgresError {
+        PostgresError(kind: isBroken ? .connectionClosed : .server, message: Self.message(of: pointer))
+    }
+
+    private static func message(of pointer: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(pointer)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Lends `strings` to C as a NULL-terminated array of C strings; the pointers must not escape `body`.
+private func withCStringArray<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+    let duplicates = strings.map { strdup($0) }
+    defer { duplicates.forEach { free($0) } }
+    let pointers = duplicates.map { $0.map { UnsafePointer($0) } } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

@@ -1,0 +1,72 @@
+public import Logging
+
+extension PostgresConnection: PoolableConnection {}
+
+/// A bounded pool of PostgreSQL sessions: the way Herald talks to its database.
+public final class PostgresClient: Sendable {
+    public struct Options: Sendable {
+        /// The most sessions open at once.
+        public var maximumConnections = 10
+        /// How long ``PostgresClient/withConnection(_:)`` waits for a free session before it throws `.poolTimeout`.
+        public var acquireTimeout: Duration = .seconds(5)
+
+        public init(maximumConnections: Int = 10, acquireTimeout: Duration = .seconds(5)) {
+            self.maximumConnections = maximumConnections
+            self.acquireTimeout = acquireTimeout
+        }
+    }
+
+    public let configuration: PostgresConfiguration
+    private let pool: ConnectionPool<PostgresConnection>
+    private let logger: Logger
+
+    public init(configuration: PostgresConfiguration, options: Options = Options(), logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        pool = ConnectionPool(maximum: options.maximumConnections, acquireTimeout: options.acquireTimeout) {
+            try await PostgresConnection.connect(configuration: configuration, logger: logger)
+        }
+    }
+
+    /// Lends a session to `body`. The session must not escape the closure.
+    ///
+    /// A session that broke, or that `body` left inside a transaction, is closed instead of being reused.
+    public func withConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await pool.acquire()
+        do {
+            let value = try await body(connection)
+            pool.release(connection, reusable: await connection.checkAlive())
+            return value
+        } catch {
+            let broken = (error as? PostgresError)?.isConnectionFailure ?? false
+            pool.release(connection, reusable: broken ? false : await connection.checkAlive())
+            throw error
+        }
+    }
+
+    /// Runs `body` in a transaction on one session: committed when it returns, rolled back when it throws.
+    public func withTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await withConnection { try await $0.withTransaction(body) }
+    }
+
+    @discardableResult
+    public func query(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await withConnection { try await $0.query(query) }
+    }
+
+    @discardableResult
+    public func execute(_ query: PostgresQuery) async throws -> Int {
+        try await withConnection { try await $0.execute(query) }
+    }
+
+    @discardableResult
+    public func query(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) async throws -> PostgresRows
+    {
+        try await withConnection { try await $0.query(statement, bindings) }
+    }
+
+    /// Closes idle sessions and refuses new work; sessions in use close when they are given back.
+    public func shutdown() {
+        pool.shutdown()
+    }
+}

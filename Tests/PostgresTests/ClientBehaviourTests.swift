@@ -1,0 +1,191 @@
+import Foundation
+import Logging
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ClientBehaviourTests {
+    @Test func failedStatementInsideTransactionRollsBackEverything() async throws {
+        try await withFreshClient { client, _ async throws in
+            try await client.execute("CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)")
+            await #expect(throws: PostgresError.self) {
+                try await client.withTransaction { connection in
+                    try await connection.execute("INSERT INTO items VALUES (1, 'kept?')")
+                    try await connection.execute("INSERT INTO items VALUES (2, NULL)")
+                }
+            }
+            #expect(try await client.query("SELECT count(*) FROM items").scalar(Int.self) == 0)
+            try await client.withTransaction { connection in
+                try await connection.execute("INSERT INTO items VALUES (3, 'committed')")
+            }
+            #expect(try await client.query("SELECT name FROM items").scalar(String.self) == "committed")
+        }
+    }
+
+    @Test func swiftErrorInsideTransactionRollsBack() async throws {
+        struct Abort: Error {}
+        try await withFreshClient { client, _ async throws in
+            try await client.execute("CREATE TABLE items (id int PRIMARY KEY)")
+            await #expect(throws: Abort.self) {
+                try await client.withTransaction { connection in
+                    try await connection.execute("INSERT INTO items VALUES (1)")
+                    throw Abort()
+                }
+            }
+            #expect(try await client.query("SELECT count(*) FROM items").scalar(Int.self) == 0)
+        }
+    }
+
+    @Test func uniqueViolationCarriesSQLState23505() async throws {
+        try await withFreshClient { client, _ async throws in
+            try await client.execute("CREATE TABLE users (email text UNIQUE)")
+            try await client.execute("INSERT INTO users VALUES (\("a@example.com"))")
+            let error = await #expect(throws: PostgresError.self) {
+                try await client.execute("INSERT INTO users VALUES (\("a@example.com"))")
+            }
+            #expect(error?.sqlState == .uniqueViolation)
+            #expect(error?.kind == .server)
+            if let state = error?.sqlState {
+                #expect(SQLState.Class.integrityConstraintViolation ~= state)
+            }
+            // The bound value is not part of the safe description.
+            #expect(error?.description.contains("a@example.com") == false)
+        }
+    }
+
+    @Test func syntaxErrorsReportTheirPosition() async throws {
+        try await withFreshClient { client, _ async throws in
+            let error = await #expect(throws: PostgresError.self) { try await client.execute("SELECT FROM WHERE") }
+            #expect(error?.sqlState == .syntaxError)
+            #expect(error?.position == 13)
+        }
+    }
+
+    @Test func exhaustedPoolTimesOutWithAClearError() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 1, acquireTimeout: .milliseconds(200))) {
+            client, _ async throws in
+            try await client.withConnection { _ in
+                let started = ContinuousClock.now
+                let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
+                #expect(error?.kind == .poolTimeout)
+                #expect(error?.description.contains("no database connection became free") == true)
+                #expect(ContinuousClock.now - started >= .milliseconds(200))
+            }
+            // Once the connection is back, the pool serves again.
+            #expect(try await client.query("SELECT 1").scalar(Int32.self) == 1)
+        }
+    }
+
+    @Test func waitersAreServedWhenAConnectionIsReleased() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 2, acquireTimeout: .seconds(10))) {
+            client, _ async throws in
+            let total = try await withThrowingTaskGroup(of: Int.self) { group in
+                for value in 0..<40 {
+                    group.addTask {
+                        try await client.query("SELECT \(value), pg_sleep(0.005)").first!.decode(
+                            column: 0, as: Int.self)
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(total == (0..<40).reduce(0, +))
+        }
+    }
+
+    @Test func terminatedConnectionIsReplacedAndNextQuerySucceeds() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 1)) { client, configuration async throws in
+            let victim = try await client.withConnection { try await $0.backendProcessID() }
+            let killer = PostgresClient(configuration: configuration, logger: Logger(label: "killer"))
+            defer { killer.shutdown() }
+            #expect(try await killer.query("SELECT pg_terminate_backend(\(victim))").scalar(Bool.self))
+            // Give the server a moment to close the socket, as it does asynchronously.
+            try await Task.sleep(for: .milliseconds(100))
+            let replacement = try await client.withConnection { try await $0.backendProcessID() }
+            #expect(replacement != victim)
+            #expect(try await client.query("SELECT 41 + 1").scalar(Int32.self) == 42)
+        }
+    }
+
+    @Test func preparedStatementsRunOnAnyPooledConnection() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 3)) { client, _ async throws in
+            let square = PostgresPreparedStatement(name: "square", sql: "SELECT $1::int8 * $1::int8")
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                for value in 1...30 {
+                    group.addTask {
+                        var bindings = PostgresBindings()
+                        bindings.append(value)
+                        return try await client.query(square, bindings).scalar(Int.self)
+                    }
+                }
+                return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
+            }
+            #expect(results == Set((1...30).map { $0 * $0 }))
+        }
+    }
+
+    @Test func copyWritesRowsInBulkAndChecksRowWidth() async throws {
+        try await withFreshClient { client, _ async throws in
+            try await client.execute(
+                "CREATE TABLE logs (id uuid PRIMARY KEY, status text NOT NULL, attempt int4, latency float8, payload jsonb, at timestamptz)"
+            )
+            var rows = PostgresCopyRows(columns: ["id", "status", "attempt", "latency", "payload", "at"])
+            for index in 0..<1_000 {
+                var values = PostgresBindings()
+                values.append(UUID())
+                values.append(index.isMultiple(of: 2) ? "sent" : "failed")
+                values.append(Int32(index))
+                values.append(index.isMultiple(of: 3) ? nil : Double(index) / 10)
+                values.append(try PostgresJSON(encoding: ["n": index]))
+                values.append(Date())
+                try rows.append(values)
+            }
+            let written = try await client.withConnection { try await $0.copy(rows, into: "logs") }
+            #expect(written == 1_000)
+            #expect(try await client.query("SELECT count(*) FROM logs WHERE status = 'sent'").scalar(Int.self) == 500)
+            #expect(try await client.query("SELECT count(*) FROM logs WHERE latency IS NULL").scalar(Int.self) == 334)
+
+            var short = PostgresBindings()
+            short.append(UUID())
+            #expect(throws: PostgresError.self) { try rows.append(short) }
+        }
+    }
+
+    @Test func copyOfWrongBinaryTypeFailsAndLeavesConnectionUsable() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 1)) { client, _ async throws in
+            try await client.execute("CREATE TABLE numbers (n int4)")
+            var rows = PostgresCopyRows(columns: ["n"])
+            var values = PostgresBindings()
+            values.append(Int64(1))  // int8 bytes for an int4 column
+            try rows.append(values)
+            await #expect(throws: PostgresError.self) {
+                try await client.withConnection { try await $0.copy(rows, into: "numbers") }
+            }
+            #expect(try await client.query("SELECT count(*) FROM numbers").scalar(Int.self) == 0)
+        }
+    }
+
+    @Test func malformedURLAndUnreachableServerFailClearly() async throws {
+        let malformed = #expect(throws: PostgresError.self) { try PostgresConfiguration("postgres://[broken") }
+        #expect(malformed?.kind == .connectionFailed)
+        #expect(malformed?.message.contains("invalid database URL") == true)
+
+        var unreachable = try PostgresConfiguration("postgres://herald:secret@127.0.0.1:1/herald")
+        unreachable.connectTimeout = .seconds(2)
+        let client = PostgresClient(configuration: unreachable, logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
+        #expect(error?.kind == .connectionFailed)
+        #expect(error?.description.contains("secret") == false)
+    }
+
+    @Test func configurationDescriptionHidesPasswords() throws {
+        #expect(
+            try PostgresConfiguration("postgres://app:s3cret@db:5432/herald").description
+                == "postgres://app:****@db:5432/herald")
+        #expect(
+            try PostgresConfiguration("host=db password=s3cret dbname=herald").description
+                == "host=db password=**** dbname=herald")
+        #expect(
+            try PostgresConfiguration("postgres://db/herald?password=s3cret&sslmode=require").description
+                == "postgres://db/herald?password=****&sslmode=require")
+    }
+}
