@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 public import Logging
 import Synchronization
 
