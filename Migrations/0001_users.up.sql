@@ -13,7 +13,7 @@ CREATE TABLE users (
     email text NOT NULL,
     name text NOT NULL,
 
-    -- Personal push preferences (seed §5.2). Opt-out model: everything starts enabled.
+    -- Personal push preferences. Opt-out model: everything starts enabled.
     push_notifications_enabled boolean NOT NULL DEFAULT TRUE,
     push_notify_new_feedback boolean NOT NULL DEFAULT TRUE,
     push_notify_new_comments boolean NOT NULL DEFAULT TRUE,

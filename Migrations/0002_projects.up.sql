@@ -1,8 +1,8 @@
--- Projects and their members: the audience of project events (owner + members, seed §1.3).
+-- Projects and their members: the audience of project events (owner + members).
 
--- owner_id is ON DELETE RESTRICT, not CASCADE. Seed §5.1 cascades a user's deletion only to what is
--- personal to them (devices, project preferences, logs, memberships). A project is shared by its
--- members, so deleting its owner must not silently take it and everyone's overrides with it:
+-- owner_id is ON DELETE RESTRICT, not CASCADE. Deleting a user cascades only to what is personal to
+-- them (devices, project preferences, memberships, deliveries, delivery logs). A project is shared by
+-- its members, so deleting its owner must not silently take it and everyone's overrides with it:
 -- DELETE /users/{id} of an owner fails (SQLSTATE 23503, answered as 409 conflict) until the backend
 -- gives the project a new owner (PUT /projects/{id}) or deletes it (DELETE /projects/{id}).
 CREATE TABLE projects (

@@ -1,5 +1,5 @@
--- Per-project overrides of a user's personal preferences (seed §5.1, resolved as seed §3.3:
--- global off -> never; push_muted -> never; else the override when not NULL, else the personal toggle).
+-- Per-project overrides of a user's personal preferences, resolved as: global toggle off -> never;
+-- push_muted -> never; else the override when not NULL, else the personal toggle for the type.
 -- A row exists only once a user customises a project; NULL in an override column means "use personal".
 -- Rows are keyed to users and projects, not to project_members, because the owner (who may have no
 -- membership row) has preferences too. Removing a membership should delete the row in the same
@@ -26,7 +26,7 @@ CREATE TABLE project_member_preferences (
     CONSTRAINT unique_user_project UNIQUE (user_id, project_id)
 );
 
--- Seed §5.1 also names idx_project_member_prefs_user (user_id): unique_user_project already leads with
--- user_id and serves those lookups and the cascade from users, so it is not created twice. The project
--- index serves expansion, which reads a whole project's overrides at once, and the cascade from projects.
+-- No separate index on user_id: unique_user_project leads with user_id and serves those lookups and
+-- the cascade from users. The project index serves expansion, which reads a whole project's overrides
+-- at once, and the cascade from projects.
 CREATE INDEX idx_project_member_prefs_project ON project_member_preferences (project_id);

@@ -1,4 +1,4 @@
--- Device tokens (seed §5.1) plus what a standalone gateway needs to send and to keep tokens clean:
+-- Device tokens, with what a standalone gateway needs to send and to keep tokens clean:
 -- the APNs environment, an optional topic, the last registration time and why a token was deactivated.
 -- The token itself is secret-ish: the API never returns it and nothing logs it.
 
@@ -49,8 +49,8 @@ CREATE TABLE device_tokens (
     )
 );
 
--- Seed §5.1's indexes, except idx_device_tokens_token: device_tokens_token_key is already exactly that
--- index. The user index serves "devices of U" (active or not) and the cascade from users; the partial
--- one serves expansion, which wants only active devices.
+-- No separate index on token: device_tokens_token_key is already exactly that index. The user index
+-- serves "devices of U" (active or not) and the cascade from users; the partial one serves expansion,
+-- which wants only active devices.
 CREATE INDEX idx_device_tokens_user_id ON device_tokens (user_id);
 CREATE INDEX idx_device_tokens_active ON device_tokens (user_id, is_active) WHERE is_active = TRUE;

@@ -1,5 +1,5 @@
 -- Recipients that expansion silenced, with the reason: the answer to "why did user X get nothing?".
--- One row per (notification, user), carrying the first reason in resolution order (seed §3.3):
+-- One row per (notification, user), carrying the first reason in resolution order:
 --   global_off        the user's push_notifications_enabled is off
 --   muted             the user muted the project (push_muted)
 --   type_off          the personal toggle for this type is off and no project override is set

@@ -7,8 +7,8 @@
 -- A row is 'sending' exactly while a worker holds it: claimed_by names the worker and lease_expires_at
 -- says when others may take it over. attempts counts claims, so it also bounds crash loops.
 --
--- Claim (the partial index deliveries_claim_idx serves the inner SELECT: rows come in next_attempt_at
--- order straight from the index, and SKIP LOCKED lets concurrent workers pass each other's rows):
+-- Claim (the partial index deliveries_claim_idx serves the CTE: rows come in next_attempt_at order
+-- straight from the index, and SKIP LOCKED lets concurrent workers pass each other's rows):
 --   WITH due AS (
 --       SELECT id FROM deliveries
 --       WHERE state = 'pending' AND next_attempt_at <= now()
@@ -19,9 +19,11 @@
 --   UPDATE deliveries AS d
 --   SET state = 'sending', claimed_by = $2, lease_expires_at = now() + $3::interval,
 --       attempts = d.attempts + 1, updated_at = now()
---   FROM due
---   WHERE d.id = due.id
+--   WHERE d.id = ANY (ARRAY(SELECT id FROM due))
 --   RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts;
+-- "= ANY (ARRAY(...))" rather than "FROM due WHERE d.id = due.id": with LIMIT $1 a prepared statement's
+-- generic plan cannot size the CTE and joins it by hashing the whole table (a sequential scan on
+-- every claim); the array form always looks the claimed ids up in the primary key.
 --
 -- Record results in bulk, only for rows still held by this worker (a row whose lease ran out may have
 -- been taken over), e.g. UPDATE ... FROM unnest($1::uuid[], $2::text[], ...) AS r(id, state, ...)
@@ -30,13 +32,16 @@
 -- states set finished_at.
 --
 -- Rescue claims of dead workers (deliveries_lease_idx serves the inner SELECT):
---   UPDATE deliveries AS d
+--   UPDATE deliveries
 --   SET state = 'pending', claimed_by = NULL, lease_expires_at = NULL, next_attempt_at = now(),
 --       updated_at = now()
---   FROM (SELECT id FROM deliveries
---         WHERE state = 'sending' AND lease_expires_at < now()
---         ORDER BY lease_expires_at LIMIT $1 FOR UPDATE SKIP LOCKED) AS lost
---   WHERE d.id = lost.id;
+--   WHERE id = ANY (ARRAY(
+--       SELECT id FROM deliveries
+--       WHERE state = 'sending' AND lease_expires_at < now()
+--       ORDER BY lease_expires_at
+--       LIMIT $1
+--       FOR UPDATE SKIP LOCKED
+--   ));
 --
 -- user_id is the recipient at expansion time. A token can move to another user on re-registration;
 -- workers cancel deliveries whose device no longer belongs to their user.
@@ -72,7 +77,9 @@ CREATE TABLE deliveries (
     ),
     CONSTRAINT deliveries_attempts_nonnegative CHECK (attempts >= 0),
     -- The claim increments attempts, so anything that reached Apple has at least one.
-    CONSTRAINT deliveries_attempted CHECK (state NOT IN ('sending', 'sent', 'token_expired') OR attempts >= 1),
+    CONSTRAINT deliveries_attempted CHECK (
+        state NOT IN ('sending', 'sent', 'token_expired') OR attempts >= 1
+    ),
     CONSTRAINT deliveries_claimed_by_length CHECK (char_length(claimed_by) BETWEEN 1 AND 200),
     CONSTRAINT deliveries_claim_matches_state CHECK (
         (state = 'sending' AND claimed_by IS NOT NULL AND lease_expires_at IS NOT NULL)

@@ -1,4 +1,4 @@
--- Delivery log (seed §5.1): one row per attempt and per final outcome, append-only, for monitoring
+-- Delivery log: one row per attempt and per final outcome, append-only, for monitoring
 -- (GET /logs, stats, herald logs) and for answering "what happened to this push?".
 --   sent           Apple accepted it
 --   failed         finally failed (e.g. DeviceTokenNotForTopic, attempt limit reached)
@@ -7,11 +7,11 @@
 --   expired        the notification's expiration passed before it could be sent
 --   canceled       canceled before it was sent
 --
--- Differences from seed §5.1: feedback_id is the backend's opaque id (Herald stores no feedback), and
--- notification_id / delivery_id are plain columns without foreign keys. The log is history that may
--- outlive the outbox rows (they are pruned on their own schedule), and foreign keys here would make
--- every outbox delete touch this, the largest table. user_id, device_token_id and project_id keep
--- §5.1's foreign keys, so deleting a user also deletes their log (privacy).
+-- feedback_id is the backend's opaque id (Herald stores no feedback). notification_id and delivery_id
+-- are plain columns without foreign keys: the log is history that may outlive the outbox rows (they
+-- are pruned on their own schedule), and foreign keys here would make every outbox delete touch this,
+-- the largest table. user_id, device_token_id and project_id do have foreign keys, so deleting a user
+-- also deletes their log (privacy) and deleting a device or project keeps the rows.
 -- Peer-controlled text (apns_reason, error_message) is unconstrained on purpose: a strange answer from
 -- Apple must never make a bulk log write fail. payload never holds a device token.
 
@@ -58,9 +58,9 @@ CREATE TABLE push_notification_logs (
 
 -- Newest-first listing with cursor pagination: ORDER BY created_at DESC, id DESC and the cursor
 -- condition (created_at, id) < ($t, $id) walk this index backwards. It also serves since/until,
--- the stats window and pruning by age. (It replaces §5.1's idx_push_logs_created on created_at.)
+-- the stats window and pruning by age.
 CREATE INDEX idx_push_logs_created ON push_notification_logs (created_at, id);
--- §5.1's user and status indexes, widened with the listing order so a filtered page is read in order
+-- The user and status filters, with the listing order appended so a filtered page is read in order
 -- from the index. The user one also serves the cascade from users.
 CREATE INDEX idx_push_logs_user ON push_notification_logs (user_id, created_at, id);
 CREATE INDEX idx_push_logs_status ON push_notification_logs (status, created_at, id);
