@@ -1,0 +1,3 @@
+-- Reverts 0001_users: removes the users table and its indexes.
+
+DROP TABLE users;

@@ -1,0 +1,3 @@
+-- Reverts 0004_device_tokens.
+
+DROP TABLE device_tokens;

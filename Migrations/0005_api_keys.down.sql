@@ -1,0 +1,3 @@
+-- Reverts 0005_api_keys.
+
+DROP TABLE api_keys;

@@ -1,0 +1,3 @@
+-- Reverts 0006_notifications.
+
+DROP TABLE notifications;

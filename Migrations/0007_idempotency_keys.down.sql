@@ -1,0 +1,3 @@
+-- Reverts 0007_idempotency_keys.
+
+DROP TABLE idempotency_keys;

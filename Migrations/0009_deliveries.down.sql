@@ -1,0 +1,3 @@
+-- Reverts 0009_deliveries.
+
+DROP TABLE deliveries;

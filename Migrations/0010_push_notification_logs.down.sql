@@ -1,0 +1,3 @@
+-- Reverts 0010_push_notification_logs.
+
+DROP TABLE push_notification_logs;
