@@ -60,6 +60,17 @@ let foundationTargets: [Target] = [
         ],
         swiftSettings: strictSettings
     ),
+    .executableTarget(
+        name: "herald",
+        dependencies: [
+            "HeraldCore",
+            "LocalServices",
+            "Postgres",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
     .testTarget(
         name: "CryptographyTests",
         dependencies: ["Cryptography"],
