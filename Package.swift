@@ -81,6 +81,16 @@ let foundationTargets: [Target] = [
         dependencies: ["Postgres", "LocalServices"],
         swiftSettings: strictSettings
     ),
+    .testTarget(
+        name: "HeraldCoreTests",
+        dependencies: ["HeraldCore", "LocalServices", "Postgres"],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "HeraldCommandTests",
+        dependencies: ["LocalServices", "Postgres"],
+        swiftSettings: strictSettings
+    ),
 ]
 
 // MARK: - APNs client and apns-mock

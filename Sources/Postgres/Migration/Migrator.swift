@@ -123,7 +123,7 @@ public struct Migrator: Sendable {
     /// Runs `body` on one session holding the migration lock, creating `schema_migrations` first if needed.
     private func withMigrationLock<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
+            try await acquireMigrationLock(connection)
             let result: Result<T, any Error>
             do {
                 try await connection.executeScript(
@@ -141,6 +141,22 @@ public struct Migrator: Sendable {
             }
             try await connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))")
             return try result.get()
+        }
+    }
+
+    /// Takes the advisory lock, polling with `pg_try_advisory_lock` rather than blocking in `pg_advisory_lock`:
+    /// a session blocked in a statement holds a snapshot, and `CREATE INDEX CONCURRENTLY` in the lock holder's
+    /// migration would wait for that snapshot forever — a deadlock between the two processes.
+    private func acquireMigrationLock(_ connection: PostgresConnection) async throws {
+        var delay: Duration = .milliseconds(20)
+        var waited = false
+        while try await !connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey))").scalar(Bool.self) {
+            if !waited {
+                logger.info("another process is migrating this database; waiting for it to finish")
+                waited = true
+            }
+            try await Task.sleep(for: delay)
+            delay = min(delay * 2, .milliseconds(500))
         }
     }
 

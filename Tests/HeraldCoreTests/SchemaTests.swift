@@ -1,0 +1,102 @@
+import Foundation
+import HeraldCore
+import LocalServices
+import Logging
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct SchemaTests {
+    private let migrations: [Migration]
+
+    init() throws {
+        migrations = try HeraldSchema.migrations(in: try #require(HeraldSchema.defaultDirectory()))
+    }
+
+    private func withEmptyDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
+        let client = PostgresClient(
+            configuration: try PostgresConfiguration(try await TestDatabases.shared.emptyDatabase()), logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        try await body(client)
+    }
+
+    private func dumpSchema(_ client: PostgresClient) async throws -> [String] {
+        try await client.query(
+            """
+            SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '')
+            FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'
+            UNION ALL
+            SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'schema_migrations'
+            UNION ALL
+            SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid)
+            FROM pg_constraint WHERE connamespace = 'public'::regnamespace AND conrelid <> 'schema_migrations'::regclass
+            ORDER BY 1
+            """
+        ).decode(String.self)
+    }
+
+    @Test func migrationsAreNumberedAndEachHasAReverse() {
+        #expect(migrations.map(\.version) == Array(1...migrations.count))
+        #expect(migrations.allSatisfy { $0.down != nil })
+        #expect(migrations.allSatisfy { $0.checksum.count == 64 })
+    }
+
+    @Test func upDownUpLeavesTheSameSchema() async throws {
+        try await withEmptyDatabase { client in
+            let migrator = try Migrator(client: client, migrations: migrations, logger: Logger(label: "test"))
+            try await migrator.up()
+            let first = try await dumpSchema(client)
+            #expect(first.count > 50)
+            try await migrator.down(steps: migrations.count)
+            #expect(try await dumpSchema(client).isEmpty)
+            try await migrator.up()
+            #expect(try await dumpSchema(client) == first)
+        }
+    }
+
+    @Test func everySingleStepReverts() async throws {
+        try await withEmptyDatabase { client in
+            let migrator = try Migrator(client: client, migrations: migrations, logger: Logger(label: "test"))
+            try await migrator.up()
+            for expected in migrations.reversed() {
+                #expect(try await migrator.down().map(\.version) == [expected.version])
+            }
+            #expect(try await dumpSchema(client).isEmpty)
+        }
+    }
+
+    @Test func constraintsRejectBadData() async throws {
+        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        let userID = try await client.query(
+            "INSERT INTO users (external_id, email, name) VALUES ('user-1', 'Ada@Example.com', 'Ada') RETURNING id"
+        ).scalar(UUID.self)
+
+        func rejects(_ query: PostgresQuery, _ state: SQLState) async {
+            let error = await #expect(throws: PostgresError.self) { try await client.execute(query) }
+            #expect(error?.sqlState == state, "\(query.sql)")
+        }
+        await rejects("INSERT INTO users (external_id, email, name) VALUES ('user-2', 'ada@example.COM', 'Twin')", .uniqueViolation)
+        await rejects("INSERT INTO users (external_id, email, name) VALUES ('bad id!', 'b@example.com', 'B')", .checkViolation)
+        await rejects(
+            "INSERT INTO device_tokens (user_id, token, platform, environment) VALUES (\(userID), 'ABCDEF', 'iOS', 'sandbox')",
+            .checkViolation)
+        await rejects(
+            """
+            INSERT INTO device_tokens (user_id, token, platform, environment)
+            VALUES (\(userID), \(String(repeating: "ab", count: 32)), 'Android', 'sandbox')
+            """, .checkViolation)
+        await rejects(
+            """
+            INSERT INTO device_tokens (user_id, token, platform, environment)
+            VALUES (\(userID), \(String(repeating: "ab", count: 32)), 'iOS', 'staging')
+            """, .checkViolation)
+        await rejects("INSERT INTO api_keys (name, prefix, key_hash, scope) VALUES ('k', 'hk_', 'nothex', 'root')", .checkViolation)
+        try await client.execute(
+            """
+            INSERT INTO device_tokens (user_id, token, platform, environment)
+            VALUES (\(userID), \(String(repeating: "ab", count: 32)), 'iOS', 'sandbox')
+            """)
+        #expect(try await client.query("SELECT push_notifications_enabled AND push_notify_votes FROM users").scalar(Bool.self))
+    }
+}
