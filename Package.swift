@@ -109,7 +109,12 @@ let benchmarkTargets: [Target] =
     : [
         .executableTarget(
             name: "postgres-bulk-bench",
-            dependencies: ["Postgres", "LocalServices"],
+            dependencies: [
+                "HeraldCore",
+                "LocalServices",
+                "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/PostgresBulkWrite",
             swiftSettings: strictSettings
         )

@@ -7,10 +7,12 @@ import Testing
 /// Runs the built `herald` executable, as an operator would.
 @Suite(.timeLimit(.minutes(2))) struct MigrateCommandTests {
     /// `herald` sits beside the test bundle in the build folder.
-    static let herald = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("herald")
+    static let herald = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("herald")
 
     static let migrationsFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Migrations")
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "Migrations")
 
     struct Outcome: Sendable {
         let status: Int32
@@ -21,7 +23,9 @@ import Testing
         let process = Process()
         process.executableURL = herald
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }.merging(
+            environment
+        ) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -29,11 +33,13 @@ import Testing
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
-        return Outcome(status: status, output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return Outcome(
+            status: status, output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     @Test func heraldWasBuilt() {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.herald.path), "build the herald product before the tests")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: Self.herald.path), "build the herald product before the tests")
     }
 
     @Test func twoConcurrentMigrateUpApplyEachMigrationOnce() async throws {
@@ -44,7 +50,9 @@ import Testing
         let outcomes = try await [first, second]
         #expect(outcomes.map(\.status) == [0, 0], "\(outcomes.map(\.output))")
         let appliedLines = outcomes.flatMap { $0.output.split(separator: "\n").filter { $0.hasPrefix("applied ") } }
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsFolder.path).filter { $0.hasSuffix(".up.sql") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.migrationsFolder.path).filter {
+            $0.hasSuffix(".up.sql")
+        }
         #expect(appliedLines.count == files.count)
         #expect(Set(appliedLines.map { $0.split(separator: " ")[1] }).count == files.count)
 
@@ -52,10 +60,14 @@ import Testing
         defer { client.shutdown() }
         #expect(try await client.query("SELECT count(*) FROM schema_migrations").scalar(Int.self) == files.count)
 
-        let status = try await Self.run(["migrate", "status", "--database-url", url, "--migrations", Self.migrationsFolder.path])
+        let status = try await Self.run([
+            "migrate", "status", "--database-url", url, "--migrations", Self.migrationsFolder.path,
+        ])
         #expect(status.status == 0)
         #expect(status.output.contains("database is up to date"))
-        let down = try await Self.run(["migrate", "down", "2", "--database-url", url, "--migrations", Self.migrationsFolder.path])
+        let down = try await Self.run([
+            "migrate", "down", "2", "--database-url", url, "--migrations", Self.migrationsFolder.path,
+        ])
         #expect(down.output.split(separator: "\n").filter { $0.hasPrefix("reverted ") }.count == 2)
         #expect(try await client.query("SELECT count(*) FROM schema_migrations").scalar(Int.self) == files.count - 2)
     }
@@ -65,12 +77,17 @@ import Testing
         #expect(noDatabase.status != 0)
         #expect(noDatabase.output.contains("DATABASE_URL"))
 
-        let badURL = try await Self.run(["migrate", "up", "--database-url", "postgres://[nope", "--migrations", Self.migrationsFolder.path])
+        let badURL = try await Self.run([
+            "migrate", "up", "--database-url", "postgres://[nope", "--migrations", Self.migrationsFolder.path,
+        ])
         #expect(badURL.status != 0)
         #expect(badURL.output.contains("invalid database URL"))
 
         let serverDown = try await Self.run(
-            ["migrate", "status", "--database-url", "postgres://herald:hunter2@127.0.0.1:1/herald", "--migrations", Self.migrationsFolder.path])
+            [
+                "migrate", "status", "--database-url", "postgres://herald:hunter2@127.0.0.1:1/herald", "--migrations",
+                Self.migrationsFolder.path,
+            ])
         #expect(serverDown.status != 0)
         #expect(serverDown.output.contains("Connection refused"))
         #expect(!serverDown.output.contains("hunter2"))

@@ -14,7 +14,8 @@ import Testing
 
     private func withEmptyDatabase(_ body: (PostgresClient) async throws -> Void) async throws {
         let client = PostgresClient(
-            configuration: try PostgresConfiguration(try await TestDatabases.shared.emptyDatabase()), logger: Logger(label: "test"))
+            configuration: try PostgresConfiguration(try await TestDatabases.shared.emptyDatabase()),
+            logger: Logger(label: "test"))
         defer { client.shutdown() }
         try await body(client)
     }
@@ -76,8 +77,11 @@ import Testing
             let error = await #expect(throws: PostgresError.self) { try await client.execute(query) }
             #expect(error?.sqlState == state, "\(query.sql)")
         }
-        await rejects("INSERT INTO users (external_id, email, name) VALUES ('user-2', 'ada@example.COM', 'Twin')", .uniqueViolation)
-        await rejects("INSERT INTO users (external_id, email, name) VALUES ('bad id!', 'b@example.com', 'B')", .checkViolation)
+        await rejects(
+            "INSERT INTO users (external_id, email, name) VALUES ('user-2', 'ada@example.COM', 'Twin')",
+            .uniqueViolation)
+        await rejects(
+            "INSERT INTO users (external_id, email, name) VALUES ('bad id!', 'b@example.com', 'B')", .checkViolation)
         await rejects(
             "INSERT INTO device_tokens (user_id, token, platform, environment) VALUES (\(userID), 'ABCDEF', 'iOS', 'sandbox')",
             .checkViolation)
@@ -91,12 +95,16 @@ import Testing
             INSERT INTO device_tokens (user_id, token, platform, environment)
             VALUES (\(userID), \(String(repeating: "ab", count: 32)), 'iOS', 'staging')
             """, .checkViolation)
-        await rejects("INSERT INTO api_keys (name, prefix, key_hash, scope) VALUES ('k', 'hk_', 'nothex', 'root')", .checkViolation)
+        await rejects(
+            "INSERT INTO api_keys (name, prefix, key_hash, scope) VALUES ('k', 'hk_', 'nothex', 'root')",
+            .checkViolation)
         try await client.execute(
             """
             INSERT INTO device_tokens (user_id, token, platform, environment)
             VALUES (\(userID), \(String(repeating: "ab", count: 32)), 'iOS', 'sandbox')
             """)
-        #expect(try await client.query("SELECT push_notifications_enabled AND push_notify_votes FROM users").scalar(Bool.self))
+        #expect(
+            try await client.query("SELECT push_notifications_enabled AND push_notify_votes FROM users").scalar(
+                Bool.self))
     }
 }

@@ -7,7 +7,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct MigratorTests {
     /// A folder of migration files that is removed when the test ends.
     final class MigrationFolder {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("herald-migrations-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-migrations-\(UUID().uuidString)")
 
         init(_ files: [String: String]) throws {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -26,11 +27,13 @@ import Testing
     }
 
     static let files = [
-        "0001_create_accounts.up.sql": "CREATE TABLE accounts (id int PRIMARY KEY);\nINSERT INTO accounts VALUES (1);\n",
+        "0001_create_accounts.up.sql":
+            "CREATE TABLE accounts (id int PRIMARY KEY);\nINSERT INTO accounts VALUES (1);\n",
         "0001_create_accounts.down.sql": "DROP TABLE accounts;\n",
         "0002_add_name.up.sql": "ALTER TABLE accounts ADD COLUMN name text;\n",
         "0002_add_name.down.sql": "ALTER TABLE accounts DROP COLUMN name;\n",
-        "0003_index_name.up.sql": "-- herald:no-transaction\nCREATE INDEX CONCURRENTLY accounts_name_idx ON accounts (name);\n",
+        "0003_index_name.up.sql":
+            "-- herald:no-transaction\nCREATE INDEX CONCURRENTLY accounts_name_idx ON accounts (name);\n",
         "0003_index_name.down.sql": "DROP INDEX accounts_name_idx;\n",
     ]
 
@@ -43,7 +46,8 @@ import Testing
     @Test func upDownAndStatusOnAnEmptyDatabase() async throws {
         let folder = try MigrationFolder(Self.files)
         try await withFreshClient { client, _ async throws in
-            let migrator = try Migrator(client: client, migrations: try folder.migrations(), logger: Logger(label: "test"))
+            let migrator = try Migrator(
+                client: client, migrations: try folder.migrations(), logger: Logger(label: "test"))
             #expect(try await migrator.status().map(\.state) == [.pending, .pending, .pending])
 
             #expect(try await migrator.up().map(\.version) == [1, 2, 3])
@@ -67,7 +71,8 @@ import Testing
             try await Migrator(client: client, migrations: try folder.migrations(), logger: Logger(label: "test")).up()
             try folder.write("0002_add_name.up.sql", "ALTER TABLE accounts ADD COLUMN name varchar(10);\n")
             try folder.write("0004_more.up.sql", "CREATE TABLE more (id int);\n")
-            let migrator = try Migrator(client: client, migrations: try folder.migrations(), logger: Logger(label: "test"))
+            let migrator = try Migrator(
+                client: client, migrations: try folder.migrations(), logger: Logger(label: "test"))
             let error = await #expect(throws: MigrationError.self) { try await migrator.up() }
             #expect(error?.kind == .edited)
             #expect(error?.fileName == "0002_add_name.up.sql")
@@ -84,7 +89,8 @@ import Testing
             "0002_broken.up.sql": "CREATE TABLE half (id int);\n\nCREATE TABLE broken (id int,, name text);\n",
         ])
         try await withFreshClient { client, _ async throws in
-            let migrator = try Migrator(client: client, migrations: try folder.migrations(), logger: Logger(label: "test"))
+            let migrator = try Migrator(
+                client: client, migrations: try folder.migrations(), logger: Logger(label: "test"))
             let error = await #expect(throws: MigrationError.self) { try await migrator.up() }
             #expect(error?.kind == .scriptFailed)
             #expect(error?.fileName == "0002_broken.up.sql")
@@ -102,7 +108,8 @@ import Testing
             let results = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for index in 0..<4 {
                     group.addTask {
-                        let client = PostgresClient(configuration: configuration, logger: Logger(label: "runner-\(index)"))
+                        let client = PostgresClient(
+                            configuration: configuration, logger: Logger(label: "runner-\(index)"))
                         defer { client.shutdown() }
                         return try await Migrator(client: client, migrations: migrations, logger: Logger(label: "test"))
                             .up().map(\.version)

@@ -1,5 +1,6 @@
 internal import CLibPQ
 import Foundation
+import Glibc
 
 /// Owns one `PGconn`. Not thread-safe: its ``PostgresConnection`` uses it from one ``DedicatedThread`` only.
 final class LibPQConnection: @unchecked Sendable {

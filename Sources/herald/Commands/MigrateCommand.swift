@@ -78,6 +78,7 @@ private func withMigrator(_ options: DatabaseOptions, _ body: (Migrator) async t
 
 private func describe(_ event: MigrationEvent) -> String {
     let verb = event.direction == .up ? "applied" : "reverted"
-    let milliseconds = Double(event.duration.components.attoseconds) / 1e15 + Double(event.duration.components.seconds) * 1000
+    let milliseconds =
+        Double(event.duration.components.attoseconds) / 1e15 + Double(event.duration.components.seconds) * 1000
     return String(format: "%@ %04d_%@ (%.0f ms)", verb, event.version, event.name, milliseconds)
 }

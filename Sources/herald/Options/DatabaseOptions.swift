@@ -15,7 +15,9 @@ struct DatabaseOptions: ParsableArguments {
     var migrations: String?
 
     /// The database configuration; throws a usage error naming both ways to set it when neither is given.
-    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresConfiguration {
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> PostgresConfiguration
+    {
         guard let url = databaseURL ?? environment["DATABASE_URL"], !url.isEmpty else {
             throw CommandFailure("no database: pass --database-url or set DATABASE_URL (or run `herald dev`)")
         }

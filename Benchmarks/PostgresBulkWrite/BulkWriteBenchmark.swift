@@ -1,0 +1,130 @@
+import Foundation
+import HeraldCore
+import LocalServices
+import Logging
+import Postgres
+
+// Writes delivery-log rows into `push_notification_logs` three ways and prints rows/s for each:
+// one INSERT per row (each its own transaction), one INSERT per row inside one transaction, and COPY.
+//
+// usage: postgres-bulk-bench [rows]   (default 100000; DATABASE_URL selects a server, else a private one starts)
+
+@main
+struct BulkWriteBenchmark {
+    static func main() async throws {
+        try await run()
+    }
+
+    /// Off the main actor, like a server's request handlers.
+    nonisolated static func run() async throws {
+        let rowCount = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 100_000
+        let logger = Logger(label: "herald.bench")
+
+        let cluster: EmbeddedPostgres? =
+            ProcessInfo.processInfo.environment["DATABASE_URL"] == nil
+            ? try await EmbeddedPostgres.start(options: .init(durable: true)) : nil
+        let adminURL = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? cluster!.url()
+        let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
+        let client = PostgresClient(configuration: try PostgresConfiguration(adminURL), logger: logger)
+        try await Migrator(client: client, migrations: migrations, logger: logger).up()
+
+        let settings = try await client.query(
+            """
+            SELECT name || '=' || setting FROM pg_settings
+            WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'wal_level', 'max_wal_size')
+            ORDER BY name
+            """
+        ).decode(String.self)
+        print(
+            "PostgreSQL \(try await client.query("SHOW server_version").scalar(String.self)): \(settings.joined(separator: ", "))"
+        )
+
+        let userID = try await client.query(
+            "INSERT INTO users (external_id, email, name) VALUES ('bench', 'bench@example.com', 'Bench') RETURNING id"
+        ).scalar(UUID.self)
+        let notificationID = UUID()
+        // Ids are made up front so that every method writes the same rows and only the writing is timed.
+        let deliveryIDs = (0..<rowCount).map { _ in UUID() }
+        let payload = try PostgresJSON(encoding: [
+            "aps": ["alert": ["title": "New Feedback", "body": "Dark mode please"]]
+        ])
+
+        /// One log row's values, in the column order below.
+        func logRow(_ index: Int) -> PostgresBindings {
+            var values = PostgresBindings()
+            values.append(userID)
+            values.append(notificationID)
+            values.append(deliveryIDs[index])
+            values.append("new_feedback")
+            values.append(index.isMultiple(of: 10) ? "failed" : "sent")
+            values.append(payload)
+            values.append(deliveryIDs[index])
+            values.append("production")
+            values.append(Int32(1))
+            values.append(Int32(index.isMultiple(of: 10) ? 410 : 200))
+            values.append(index.isMultiple(of: 10) ? "Unregistered" : nil)
+            values.append(Double(index % 50) + 0.25)
+            return values
+        }
+        let columns = [
+            "user_id", "notification_id", "delivery_id", "notification_type", "status", "payload", "apns_id",
+            "environment",
+            "attempt", "http_status", "apns_reason", "latency_ms",
+        ]
+        let insert = PostgresPreparedStatement(
+            name: "bench_insert_log",
+            sql:
+                "INSERT INTO push_notification_logs (\(columns.joined(separator: ", "))) VALUES (\((1...columns.count).map { "$\($0)" }.joined(separator: ", ")))"
+        )
+
+        func measure(_ label: String, rows: Int, _ body: () async throws -> Void) async throws {
+            try await client.execute("TRUNCATE push_notification_logs")
+            let start = ContinuousClock.now
+            try await body()
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let count = try await client.query("SELECT count(*) FROM push_notification_logs").scalar(Int.self)
+            precondition(count == rows, "\(label) wrote \(count) rows, expected \(rows)")
+            print(
+                String(
+                    format: "%-36@ %8d rows in %7.2f s  %10.0f rows/s", label as NSString, rows, seconds,
+                    Double(rows) / seconds))
+        }
+
+        // Single-row autocommit inserts are slow by nature; a tenth of the rows is enough to measure their rate.
+        let singleRows = max(rowCount / 10, 1)
+        try await client.withConnection { connection in
+            try await measure("single-row INSERT, autocommit", rows: singleRows) {
+                for index in 0..<singleRows { try await connection.query(insert, logRow(index)) }
+            }
+            try await measure("single-row INSERT, one transaction", rows: rowCount) {
+                try await connection.withTransaction { connection in
+                    for index in 0..<rowCount { try await connection.query(insert, logRow(index)) }
+                }
+            }
+            try await measure("COPY (binary), one statement", rows: rowCount) {
+                var rows = PostgresCopyRows(columns: columns, reservingCapacity: rowCount * 160)
+                for index in 0..<rowCount {
+                    try rows.appendRow { row in
+                        row.append(userID)
+                        row.append(notificationID)
+                        row.append(deliveryIDs[index])
+                        row.append("new_feedback")
+                        row.append(index.isMultiple(of: 10) ? "failed" : "sent")
+                        row.append(payload)
+                        row.append(deliveryIDs[index])
+                        row.append("production")
+                        row.append(Int32(1))
+                        row.append(Int32(index.isMultiple(of: 10) ? 410 : 200))
+                        row.append(index.isMultiple(of: 10) ? "Unregistered" : nil)
+                        row.append(Double(index % 50) + 0.25)
+                    }
+                }
+                try await connection.copy(rows, into: "push_notification_logs")
+            }
+        }
+        client.shutdown()
+        await cluster?.stop()
+
+    }
+}
