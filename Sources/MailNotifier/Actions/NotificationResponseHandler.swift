@@ -79,7 +79,8 @@ public struct NotificationResponseHandler: Sendable {
         try await run(.reply) { try await compose.executeSend(draftId: draftId) }
     }
 
-    private func run<T>(_ action: NotificationAction, _ body: () async throws -> T) async throws(NotificationActionError)
+    private func run<T>(_ action: NotificationAction, _ body: () async throws -> T)
+        async throws(NotificationActionError)
         -> T
     {
         do {

@@ -128,7 +128,8 @@ public final class HeraldClient: Sendable {
         }
     }
 
-    private static func interpret(_ data: Data, _ response: HTTPURLResponse) throws(HeraldError) -> HeraldNotificationID {
+    private static func interpret(_ data: Data, _ response: HTTPURLResponse) throws(HeraldError) -> HeraldNotificationID
+    {
         let status = response.statusCode
         guard (200..<300).contains(status) else {
             if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {

@@ -20,7 +20,9 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
         try await client.send(request, idempotencyKey: request.collapseId?.rawValue)
     }
 
-    public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationRequestID]) async throws(HeraldError) {
+    public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationRequestID])
+        async throws(HeraldError)
+    {
         guard !identifiers.isEmpty else { return }
         try await client.send(Self.removalRequest(for: identifiers, userId: userId))
     }

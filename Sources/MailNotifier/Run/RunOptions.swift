@@ -11,7 +11,8 @@ public struct RunOptions: Hashable, Sendable {
     /// The clock of the run.
     public var now: Date
 
-    public init(fromBackground: Bool = false, activeFolderType: FolderType? = nil, firstLaunch: Bool = false, now: Date) {
+    public init(fromBackground: Bool = false, activeFolderType: FolderType? = nil, firstLaunch: Bool = false, now: Date)
+    {
         self.fromBackground = fromBackground
         self.activeFolderType = activeFolderType
         self.firstLaunch = firstLaunch

@@ -14,11 +14,14 @@ extension NotificationSettings: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(timeZone: decoder.userInfo[Self.defaultTimeZoneKey] as? TimeZone ?? TimeZone(identifier: "UTC")!)
         let accounts = try container.decodeIfPresent([String: Bool].self, forKey: .accountNotifications) ?? [:]
-        accountNotifications = Dictionary(uniqueKeysWithValues: accounts.map { (AccountID(rawValue: $0.key), $0.value) })
+        accountNotifications = Dictionary(
+            uniqueKeysWithValues: accounts.map { (AccountID(rawValue: $0.key), $0.value) })
         // Category keys are case-insensitive; when two spellings disagree, "off" wins.
         let categories = try container.decodeIfPresent([String: Bool].self, forKey: .categoryPreferences) ?? [:]
-        categoryPreferences = Dictionary(categories.map { (AICategory(rawValue: $0.key), $0.value) }, uniquingKeysWith: { $0 && $1 })
-        vipContacts = Set((try container.decodeIfPresent([String].self, forKey: .vipContacts) ?? []).map { $0.lowercased() })
+        categoryPreferences = Dictionary(
+            categories.map { (AICategory(rawValue: $0.key), $0.value) }, uniquingKeysWith: { $0 && $1 })
+        vipContacts = Set(
+            (try container.decodeIfPresent([String].self, forKey: .vipContacts) ?? []).map { $0.lowercased() })
         mutedThreadIds = Set(try container.decodeIfPresent([ThreadID].self, forKey: .mutedThreadIds) ?? [])
         quietHoursEnabled = try container.decodeIfPresent(Bool.self, forKey: .quietHoursEnabled) ?? false
         quietHoursStart = try Self.decodeMinute(container, .quietHoursStart)
@@ -26,7 +29,8 @@ extension NotificationSettings: Codable {
         if let identifier = try container.decodeIfPresent(String.self, forKey: .timeZone) {
             guard let zone = TimeZone(identifier: identifier) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .timeZone, in: container, debugDescription: SettingsError.unknownTimeZone(identifier).description)
+                    forKey: .timeZone, in: container,
+                    debugDescription: SettingsError.unknownTimeZone(identifier).description)
             }
             timeZone = zone
         }
@@ -48,7 +52,8 @@ extension NotificationSettings: Codable {
         try container.encode(timeZone.identifier, forKey: .timeZone)
     }
 
-    private static func decodeMinute(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
+    private static func decodeMinute(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int?
+    {
         guard let minute = try container.decodeIfPresent(Int.self, forKey: key) else { return nil }
         guard QuietHours.isValidMinute(minute) else {
             throw DecodingError.dataCorruptedError(

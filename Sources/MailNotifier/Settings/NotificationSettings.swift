@@ -84,6 +84,7 @@ public struct NotificationSettings: Hashable, Sendable {
     /// The quiet period in force, or `nil` when quiet hours are off.
     public var activeQuietHours: QuietHours? {
         guard quietHoursEnabled else { return nil }
-        return QuietHours(start: quietHoursStart ?? QuietHours.defaultStart, end: quietHoursEnd ?? QuietHours.defaultEnd)
+        return QuietHours(
+            start: quietHoursStart ?? QuietHours.defaultStart, end: quietHoursEnd ?? QuietHours.defaultEnd)
     }
 }
