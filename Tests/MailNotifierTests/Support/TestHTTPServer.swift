@@ -40,6 +40,7 @@ final class TestHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [RecordedRequest] = []
     private var connections: Set<Int32> = []
+    private var isStopped = false
 
     init(reply: @escaping @Sendable (RecordedRequest) -> TestHTTPReply) throws {
         self.reply = reply
@@ -80,18 +81,16 @@ final class TestHTTPServer: @unchecked Sendable {
         lock.withLock { recorded }
     }
 
-    /// Stops listening and closes every open connection.
+    /// Stops listening and ends every open connection. Only `shutdown` happens here: each descriptor is
+    /// closed by the thread that uses it, so no thread can touch a number the system has reused.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         let open = lock.withLock {
-            let open = connections
-            connections.removeAll()
-            return open
+            isStopped = true
+            return connections
         }
+        shutdown(listener, Int32(SHUT_RDWR))
         for connection in open {
             shutdown(connection, Int32(SHUT_RDWR))
-            close(connection)
         }
     }
 
@@ -100,30 +99,38 @@ final class TestHTTPServer: @unchecked Sendable {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
                 if errno == EINTR { continue }
+                close(listener)
                 return
             }
-            lock.withLock { _ = connections.insert(connection) }
+            let accepted = lock.withLock {
+                guard !isStopped else { return false }
+                connections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                continue
+            }
             let thread = Thread { [self] in serve(connection) }
             thread.start()
         }
     }
 
     private func serve(_ connection: Int32) {
-        guard let request = readRequest(connection) else {
-            release(connection)
-            return
-        }
+        defer { release(connection) }
+        guard let request = readRequest(connection) else { return }
         lock.withLock { recorded.append(request) }
         switch reply(request) {
         case .neverAnswer:
-            return
+            // Hold the connection until the client gives up or the server stops.
+            var ignored: [UInt8] = []
+            while readMore(connection, into: &ignored) {}
         case .respond(let status, let body):
             let payload = Array(body.utf8)
             let head =
                 "HTTP/1.1 \(status) Test\r\nContent-Type: application/json\r\nContent-Length: \(payload.count)\r\n"
                 + "Connection: close\r\n\r\n"
             writeAll(connection, Array(head.utf8) + payload)
-            release(connection)
         }
     }
 
@@ -181,11 +188,9 @@ final class TestHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Closes a connection unless ``stop()`` already did.
+    /// Forgets the connection, so ``stop()`` no longer shuts it down, then closes it.
     private func release(_ connection: Int32) {
-        let owned = lock.withLock { connections.remove(connection) != nil }
-        if owned {
-            close(connection)
-        }
+        lock.withLock { _ = connections.remove(connection) }
+        close(connection)
     }
 }
