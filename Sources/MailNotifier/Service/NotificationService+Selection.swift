@@ -30,7 +30,7 @@ extension NotificationService {
             case .vip, .passed:
                 break
             }
-            if delivered.contains(email.id) {
+            if delivered.contains(email.id) || inFlight.contains(email.id) {
                 reasons[email.id] = .duplicate
             } else if let activeFolderType, email.folderTypes.contains(activeFolderType) {
                 reasons[email.id] = .activeFolder

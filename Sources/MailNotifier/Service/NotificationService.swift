@@ -16,6 +16,9 @@ public actor NotificationService {
     let configuration: NotificationServiceConfiguration
     private let now: @Sendable () -> Date
     private(set) var delivered: DeliveredNotificationSet
+    /// Emails whose banner is being posted. The actor is re-entrant while it waits for Herald, so a
+    /// concurrent batch must see these as taken, or the same email could be posted twice.
+    private(set) var inFlight: Set<EmailID> = []
 
     /// `true` until ``markFirstLaunchComplete()``: the first sync of a session fetches history the user
     /// is about to see in the app, so none of it notifies.
@@ -77,7 +80,10 @@ public actor NotificationService {
                 emails, context: context, fromBackground: fromBackground, activeFolderType: activeFolderType,
                 reasons: &reasons)
             let banners = capBanners(candidates, reasons: &reasons)
-            for (banner, result) in await post(banners) {
+            inFlight.formUnion(banners.map(\.email.id))
+            let results = await post(banners)
+            inFlight.subtract(banners.map(\.email.id))
+            for (banner, result) in results {
                 switch result {
                 case .success:
                     delivered.insert(DeliveredNotification(emailId: banner.email.id, threadId: banner.email.threadId))

@@ -235,4 +235,15 @@ struct NotificationServiceTests {
         #expect(await service.deliveredNotifications.map(\.emailId) == ["b", "c", "d"])
         #expect(await !service.hasDelivered("a"))
     }
+
+    @Test func concurrentBatchesPostTheSameEmailOnce() async {
+        let center = RecordingNotificationCenter()
+        await center.delayAdds(by: .milliseconds(50))
+        let service = await makeService(center)
+        async let first = service.processNewEmails([makeEmail("race")], fromBackground: false, activeFolderType: nil)
+        async let second = service.processNewEmails([makeEmail("race")], fromBackground: false, activeFolderType: nil)
+        let reasons = await [first, second].compactMap { $0.decision(for: "race")?.reason }
+        #expect(await center.addedEmailIds == ["race"])
+        #expect(reasons.sorted { $0.name < $1.name } == [.duplicate, .passed])
+    }
 }

@@ -7,6 +7,12 @@ actor RecordingNotificationCenter: NotificationCenterProviding {
     private(set) var badgeCounts: [Int] = []
     private var failingEmailIds: Set<EmailID> = []
     private var failure: HeraldError = .timeout(after: .seconds(1))
+    private var addDelay: Duration = .zero
+
+    /// Makes every `add` take this long, as a slow gateway would.
+    func delayAdds(by delay: Duration) {
+        addDelay = delay
+    }
 
     func failAdds(for ids: Set<EmailID>, with error: HeraldError = .timeout(after: .seconds(1))) {
         failingEmailIds = ids
@@ -14,6 +20,9 @@ actor RecordingNotificationCenter: NotificationCenterProviding {
     }
 
     func add(_ content: NotificationContent) async throws(HeraldError) {
+        if addDelay > .zero {
+            try? await Task.sleep(for: addDelay)
+        }
         if failingEmailIds.contains(content.userInfo.emailId) {
             throw failure
         }
