@@ -99,7 +99,36 @@ let apnsTargets: [Target] = []
 
 // MARK: - MailNotifier
 
-let mailNotifierTargets: [Target] = []
+let mailNotifierTargets: [Target] =
+    [
+        .target(
+            name: "MailNotifier",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "mail-notifier",
+            dependencies: [
+                "MailNotifier",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MailNotifierTests",
+            dependencies: ["MailNotifier"],
+            swiftSettings: strictSettings
+        ),
+    ]
+    + (Context.environment["HERALD_BENCHMARKS"] == nil
+        ? []
+        : [
+            .executableTarget(
+                name: "mail-notifier-bench",
+                dependencies: ["MailNotifier"],
+                path: "Benchmarks/MailNotifierBench",
+                swiftSettings: strictSettings
+            )
+        ])
 
 // MARK: - Benchmarks (built only with HERALD_BENCHMARKS=1, to keep them out of the test build)
 

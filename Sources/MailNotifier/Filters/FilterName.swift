@@ -1,0 +1,24 @@
+/// The name a filter is reported under when it suppresses an email. An open set, so callers may add
+/// their own filters.
+public struct FilterName: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    public var description: String { rawValue }
+
+    public static let vip: FilterName = "vip"
+    public static let account: FilterName = "account"
+    public static let spam: FilterName = "spam"
+    public static let folderType: FilterName = "folder-type"
+    public static let mutedThread: FilterName = "muted-thread"
+    public static let category: FilterName = "category"
+    public static let quietHours: FilterName = "quiet-hours"
+    public static let focusMode: FilterName = "focus-mode"
+}

@@ -1,0 +1,71 @@
+/// Herald as the notification center: banners, badge updates and removals become pushes to the
+/// mailbox owner's devices through the direct-send route.
+public struct HeraldNotificationCenter: NotificationCenterProviding {
+    /// Custom data key carrying the identifiers a removal push asks the app to withdraw.
+    public static let removeIdentifiersKey = "removeNotificationIds"
+    /// Custom data key carrying the request identifier, `email-<id>`, of a banner.
+    public static let requestIdentifierKey = "notificationId"
+
+    private let client: HeraldClient
+    /// Herald's external id of the mailbox owner, the only recipient.
+    public let userId: String
+
+    public init(client: HeraldClient, userId: String) {
+        self.client = client
+        self.userId = userId
+    }
+
+    public func add(_ content: NotificationContent) async throws(HeraldError) {
+        let request = Self.bannerRequest(for: content, userId: userId)
+        try await client.send(request, idempotencyKey: request.collapseId?.rawValue)
+    }
+
+    public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationRequestID])
+        async throws(HeraldError)
+    {
+        guard !identifiers.isEmpty else { return }
+        try await client.send(Self.removalRequest(for: identifiers, userId: userId))
+    }
+
+    public func setBadgeCount(_ count: Int) async throws(HeraldError) {
+        try await client.send(Self.badgeRequest(count: count, userId: userId))
+    }
+
+    /// An alert push whose collapse id makes a repeat replace the banner, and whose idempotency key
+    /// (the same value) lets Herald drop a retried request.
+    public static func bannerRequest(for content: NotificationContent, userId: String) -> DirectSendRequest {
+        var request = DirectSendRequest(userIds: [userId])
+        request.alert = Alert(title: content.title, subtitle: content.subtitle, body: content.body)
+        request.sound = content.sound
+        request.category = content.categoryIdentifier
+        request.threadId = content.threadIdentifier.rawValue
+        var data = content.userInfo.dictionary.mapValues(JSONValue.string)
+        data[requestIdentifierKey] = .string(content.identifier.rawValue)
+        request.data = data
+        request.pushType = .alert
+        request.priority = .immediate
+        request.collapseId = CollapseID(content.identifier)
+        return request
+    }
+
+    /// A badge-only push: alert type, no text, no sound. Priority 5, since a badge need not wake the
+    /// device at once.
+    public static func badgeRequest(count: Int, userId: String) -> DirectSendRequest {
+        var request = DirectSendRequest(userIds: [userId])
+        request.badge = count
+        request.pushType = .alert
+        request.priority = .powerConsiderate
+        return request
+    }
+
+    /// A background push asking the app to withdraw banners. Best effort: iOS throttles background
+    /// pushes, so a removal may arrive late or never.
+    public static func removalRequest(for identifiers: [NotificationRequestID], userId: String) -> DirectSendRequest {
+        var request = DirectSendRequest(userIds: [userId])
+        request.contentAvailable = true
+        request.pushType = .background
+        request.priority = .powerConsiderate
+        request.data = [removeIdentifiersKey: .array(identifiers.map { .string($0.rawValue) })]
+        return request
+    }
+}

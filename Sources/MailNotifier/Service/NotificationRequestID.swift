@@ -1,0 +1,13 @@
+/// The identifier of an email's notification, `email-<id>` (NOTIF-04): posting it again replaces the
+/// earlier banner, and removal targets it.
+public struct NotificationRequestID: Hashable, Sendable, CustomStringConvertible {
+    public let emailId: EmailID
+
+    public init(emailId: EmailID) {
+        self.emailId = emailId
+    }
+
+    public var rawValue: String { "email-\(emailId.rawValue)" }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,19 @@
+/// The result of one ``NotificationService/processNewEmails(_:fromBackground:activeFolderType:)`` call.
+public struct ProcessingReport: Hashable, Sendable {
+    public enum BadgeOutcome: Hashable, Sendable {
+        case updated(Int)
+        case failed(count: Int, error: HeraldError)
+    }
+
+    /// One decision per input email, in input order.
+    public let decisions: [NotificationDecision]
+    public let badge: BadgeOutcome
+
+    public func decision(for emailId: EmailID) -> NotificationDecision? {
+        decisions.first { $0.emailId == emailId }
+    }
+
+    public var notifiedIds: [EmailID] {
+        decisions.filter { $0.kind == .notified }.map(\.emailId)
+    }
+}
