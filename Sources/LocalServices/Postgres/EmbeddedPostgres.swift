@@ -45,6 +45,17 @@ public final class EmbeddedPostgres: Sendable {
         "postgres://\(Self.superuser):\(password)@127.0.0.1:\(port)/\(database)"
     }
 
+    /// Whether the account PostgreSQL runs as can write in `directory`'s parent (as root, that account is not us:
+    /// a folder under `/root` is out of its reach).
+    public static func canKeepData(in directory: URL) async -> Bool {
+        guard let account = try? ServiceAccount.current(), account.userName != nil else { return true }
+        var parent = directory.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: parent.path) && parent.path != "/" {
+            parent = parent.deletingLastPathComponent()
+        }
+        return (try? await account.run("/usr/bin/test", ["-x", parent.path])) != nil
+    }
+
     /// Creates the cluster if its folder holds none, then starts it.
     public static func start(options: Options = Options()) async throws -> EmbeddedPostgres {
         let account = try ServiceAccount.current()

@@ -20,7 +20,14 @@ struct DevCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = Logger(label: "herald.dev")
         let shutdown = ShutdownSignal()
-        let directory = URL(fileURLWithPath: dataDir).standardizedFileURL
+        var directory = URL(fileURLWithPath: dataDir).standardizedFileURL
+        if !(await EmbeddedPostgres.canKeepData(in: directory)) {
+            // As root, PostgreSQL runs as an unprivileged account that cannot enter folders such as /root.
+            let fallback = URL(fileURLWithPath: "/var/tmp/herald-dev")
+                .appendingPathComponent(directory.path.replacingOccurrences(of: "/", with: "_"))
+            Console.line("PostgreSQL's account cannot reach \(directory.path); keeping its data in \(fallback.path)")
+            directory = fallback
+        }
         Console.line("starting PostgreSQL in \(directory.path) …")
         let postgres = try await EmbeddedPostgres.start(options: .init(directory: directory, durable: true))
         do {
