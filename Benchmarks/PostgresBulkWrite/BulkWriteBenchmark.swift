@@ -49,21 +49,24 @@ struct BulkWriteBenchmark {
             "aps": ["alert": ["title": "New Feedback", "body": "Dark mode please"]]
         ])
 
-        /// One log row's values, in the column order below.
+        /// Writes one log row's values, in the column order below.
+        func writeLogRow(_ index: Int, into row: inout some PostgresValueWriter) {
+            row.append(userID)
+            row.append(notificationID)
+            row.append(deliveryIDs[index])
+            row.append("new_feedback")
+            row.append(index.isMultiple(of: 10) ? "failed" : "sent")
+            row.append(payload)
+            row.append(deliveryIDs[index])
+            row.append("production")
+            row.append(Int32(1))
+            row.append(Int32(index.isMultiple(of: 10) ? 410 : 200))
+            row.append(index.isMultiple(of: 10) ? "Unregistered" : nil)
+            row.append(Double(index % 50) + 0.25)
+        }
         func logRow(_ index: Int) -> PostgresBindings {
             var values = PostgresBindings()
-            values.append(userID)
-            values.append(notificationID)
-            values.append(deliveryIDs[index])
-            values.append("new_feedback")
-            values.append(index.isMultiple(of: 10) ? "failed" : "sent")
-            values.append(payload)
-            values.append(deliveryIDs[index])
-            values.append("production")
-            values.append(Int32(1))
-            values.append(Int32(index.isMultiple(of: 10) ? 410 : 200))
-            values.append(index.isMultiple(of: 10) ? "Unregistered" : nil)
-            values.append(Double(index % 50) + 0.25)
+            writeLogRow(index, into: &values)
             return values
         }
         let columns = [
@@ -105,20 +108,7 @@ struct BulkWriteBenchmark {
             try await measure("COPY (binary), one statement", rows: rowCount) {
                 var rows = PostgresCopyRows(columns: columns, reservingCapacity: rowCount * 160)
                 for index in 0..<rowCount {
-                    try rows.appendRow { row in
-                        row.append(userID)
-                        row.append(notificationID)
-                        row.append(deliveryIDs[index])
-                        row.append("new_feedback")
-                        row.append(index.isMultiple(of: 10) ? "failed" : "sent")
-                        row.append(payload)
-                        row.append(deliveryIDs[index])
-                        row.append("production")
-                        row.append(Int32(1))
-                        row.append(Int32(index.isMultiple(of: 10) ? 410 : 200))
-                        row.append(index.isMultiple(of: 10) ? "Unregistered" : nil)
-                        row.append(Double(index % 50) + 0.25)
-                    }
+                    try rows.appendRow { row in writeLogRow(index, into: &row) }
                 }
                 try await connection.copy(rows, into: "push_notification_logs")
             }

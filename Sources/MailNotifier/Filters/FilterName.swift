@@ -1,17 +1,11 @@
 /// The name a filter is reported under when it suppresses an email. An open set, so callers may add
 /// their own filters.
-public struct FilterName: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct FilterName: StringIdentifier {
     public let rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
-
-    public init(stringLiteral value: String) {
-        self.rawValue = value
-    }
-
-    public var description: String { rawValue }
 
     public static let vip: FilterName = "vip"
     public static let account: FilterName = "account"

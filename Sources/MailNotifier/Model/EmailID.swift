@@ -2,26 +2,11 @@ import Foundation
 
 /// The stable identifier of an email: the lowercase hex SHA-256 of its account id and Message-ID,
 /// so the same message seen in two folders (or two syncs) has one identity.
-public struct EmailID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
-    ExpressibleByStringLiteral
-{
+public struct EmailID: StringIdentifier {
     public let rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
-    }
-
-    public init(stringLiteral value: String) {
-        self.rawValue = value
-    }
-
-    public init(from decoder: any Decoder) throws {
-        self.rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 
     /// Derives the stable id from the account and the message's `Message-ID` header.
@@ -43,8 +28,6 @@ public struct EmailID: RawRepresentable, Hashable, Sendable, Codable, CustomStri
         }
         return bytes
     }
-
-    public var description: String { rawValue }
 
     private static func nibble(_ character: UInt8) -> UInt8? {
         switch character {
