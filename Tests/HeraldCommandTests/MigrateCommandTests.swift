@@ -26,15 +26,20 @@ import Testing
         process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }.merging(
             environment
         ) { $1 }
-        let output = Pipe()
+        // A file rather than a pipe: a pipe's buffer could fill while nobody reads it.
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "herald-test-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
+        defer { try? output.close() }
         process.standardOutput = output
         process.standardError = output
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do { try process.run() } catch { continuation.resume(throwing: error) }
         }
-        return Outcome(
-            status: status, output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return Outcome(status: status, output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
     }
 
     @Test func heraldWasBuilt() {

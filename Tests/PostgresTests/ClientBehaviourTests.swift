@@ -35,6 +35,40 @@ import Testing
         }
     }
 
+    @Test func swallowedStatementErrorMakesTheTransactionFailInsteadOfCommitting() async throws {
+        try await withFreshClient { client, _ async throws in
+            try await client.execute("CREATE TABLE items (id int PRIMARY KEY)")
+            await #expect(throws: PostgresError.self) {
+                try await client.withTransaction { connection in
+                    try await connection.execute("INSERT INTO items VALUES (1)")
+                    _ = try? await connection.execute("INSERT INTO items VALUES (1)")
+                }
+            }
+            #expect(try await client.query("SELECT count(*) FROM items").scalar(Int.self) == 0)
+        }
+    }
+
+    @Test func copyStartedByAPlainStatementIsRefusedAndTheSessionRecovers() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 1)) { client, _ async throws in
+            try await client.execute("CREATE TABLE items (id int)")
+            let error = await #expect(throws: PostgresError.self) { try await client.execute("COPY items FROM STDIN") }
+            #expect(error?.kind == .invalidUsage)
+            #expect(try await client.query("SELECT count(*) FROM items").scalar(Int.self) == 0)
+        }
+    }
+
+    @Test func preparedStatementNameCannotBeReusedForOtherSQL() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 1)) { client, _ async throws in
+            var bindings = PostgresBindings()
+            bindings.append(1)
+            _ = try await client.query(PostgresPreparedStatement(name: "twice", sql: "SELECT $1::int8"), bindings)
+            let error = await #expect(throws: PostgresError.self) {
+                try await client.query(PostgresPreparedStatement(name: "twice", sql: "SELECT $1::int8 + 1"), bindings)
+            }
+            #expect(error?.kind == .invalidUsage)
+        }
+    }
+
     @Test func uniqueViolationCarriesSQLState23505() async throws {
         try await withFreshClient { client, _ async throws in
             try await client.execute("CREATE TABLE users (email text UNIQUE)")
@@ -43,6 +77,7 @@ import Testing
                 try await client.execute("INSERT INTO users VALUES (\("a@example.com"))")
             }
             #expect(error?.sqlState == .uniqueViolation)
+            #expect(error?.constraint == "users_email_key")
             #expect(error?.kind == .server)
             if let state = error?.sqlState {
                 #expect(SQLState.Class.integrityConstraintViolation ~= state)
@@ -164,9 +199,12 @@ import Testing
     }
 
     @Test func malformedURLAndUnreachableServerFailClearly() async throws {
-        let malformed = #expect(throws: PostgresError.self) { try PostgresConfiguration("postgres://[broken") }
+        let malformed = #expect(throws: PostgresError.self) {
+            try PostgresConfiguration("postgres://app:pw-secret@[broken")
+        }
         #expect(malformed?.kind == .connectionFailed)
         #expect(malformed?.message.contains("invalid database URL") == true)
+        #expect(malformed?.description.contains("pw-secret") == false)
 
         var unreachable = try PostgresConfiguration("postgres://herald:secret@127.0.0.1:1/herald")
         unreachable.connectTimeout = .seconds(2)

@@ -22,7 +22,8 @@ import Testing
         }
 
         func migrations() throws -> [Migration] {
-            try MigrationDirectory.load(from: url) { String($0.hashValue) + String($0.count) }
+            // The text itself is a checksum that changes whenever the file does.
+            try MigrationDirectory.load(from: url) { String(decoding: $0, as: UTF8.self) }
         }
     }
 
@@ -121,6 +122,23 @@ import Testing
         }
     }
 
+    @Test func windowsLineEndingsKeepTheMarkerAndLineNumbers() async throws {
+        let folder = try MigrationFolder([
+            "0001_table.up.sql": "CREATE TABLE t (id int);\r\nINSERT INTO t VALUES (1);\r\n",
+            "0002_index.up.sql": "\u{FEFF}-- herald:no-transaction\r\nCREATE INDEX CONCURRENTLY t_idx ON t (id);\r\n",
+            "0003_broken.up.sql": "SELECT 1;\r\n\r\nSELEC 2;\r\n",
+        ])
+        let migrations = try folder.migrations()
+        #expect(migrations.map(\.up.runsInTransaction) == [true, false, true])
+        try await withFreshClient { client, _ async throws in
+            let migrator = try Migrator(client: client, migrations: migrations, logger: Logger(label: "test"))
+            let error = await #expect(throws: MigrationError.self) { try await migrator.up() }
+            #expect(error?.fileName == "0003_broken.up.sql")
+            #expect(error?.line == 3)
+            #expect(error?.description.contains("syntax error") == true)
+        }
+    }
+
     @Test func badFileNamesAndOrphanDownScriptsAreRejected() throws {
         let misnamed = try MigrationFolder(["create_users.up.sql": "SELECT 1;"])
         #expect(throws: MigrationError.self) { try misnamed.migrations() }
@@ -129,5 +147,7 @@ import Testing
         #expect(error?.fileName == "0001_a.down.sql")
         let duplicate = try MigrationFolder(["0001_a.up.sql": "SELECT 1;", "0001_b.up.sql": "SELECT 2;"])
         #expect(throws: MigrationError.self) { try duplicate.migrations() }
+        let mismatched = try MigrationFolder(["0001_a.up.sql": "SELECT 1;", "0001_b.down.sql": "SELECT 2;"])
+        #expect(throws: MigrationError.self) { try mismatched.migrations() }
     }
 }

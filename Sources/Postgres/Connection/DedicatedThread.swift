@@ -32,9 +32,13 @@ final class DedicatedThread: Sendable {
         }
     }
 
-    /// Finishes the jobs already queued, then ends the thread.
-    func stop() {
-        queue.withLock { $0.isStopping = true }
+    /// Finishes the jobs already queued and then `finalJob`, and ends the thread.
+    func stop(finally finalJob: @escaping @Sendable () -> Void = {}) {
+        queue.withLock { state in
+            guard !state.isStopping else { return }
+            state.jobs.append(finalJob)
+            state.isStopping = true
+        }
         wakeUp.lock()
         wakeUp.signal()
         wakeUp.unlock()

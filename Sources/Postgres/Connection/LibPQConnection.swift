@@ -5,8 +5,8 @@ import Glibc
 /// Owns one `PGconn`. Not thread-safe: its ``PostgresConnection`` uses it from one ``DedicatedThread`` only.
 final class LibPQConnection: @unchecked Sendable {
     private let pointer: OpaquePointer
-    /// Names of the prepared statements this session already knows.
-    private var preparedNames: Set<String> = []
+    /// The prepared statements this session already knows, by name: their SQL and parameter types.
+    private var prepared: [String: (sql: String, types: [Oid])] = [:]
 
     /// Opens a blocking connection.
     ///
@@ -41,6 +41,8 @@ final class LibPQConnection: @unchecked Sendable {
 
     var isIdle: Bool { PQtransactionStatus(pointer) == PQTRANS_IDLE }
 
+    var isInFailedTransaction: Bool { PQtransactionStatus(pointer) == PQTRANS_INERROR }
+
     var backendProcessID: Int32 { PQbackendPID(pointer) }
 
     var socket: Int32 { PQsocket(pointer) }
@@ -57,11 +59,18 @@ final class LibPQConnection: @unchecked Sendable {
 
     /// Runs a prepared statement, preparing it on this session the first time.
     func execute(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) throws -> PostgresResult {
-        if !preparedNames.contains(statement.name) {
-            let types = bindings.types.map(\.oid)
-            let prepared = PQprepare(pointer, statement.name, statement.sql, Int32(types.count), types)
-            _ = try check(prepared, query: statement.sql)
-            preparedNames.insert(statement.name)
+        let types = bindings.types.map(\.oid)
+        if let known = prepared[statement.name] {
+            guard known.sql == statement.sql, known.types == types else {
+                throw PostgresError(
+                    kind: .invalidUsage,
+                    message: "prepared statement \(statement.name) was first used with other SQL or parameter types",
+                    query: statement.sql)
+            }
+        } else {
+            _ = try check(
+                PQprepare(pointer, statement.name, statement.sql, Int32(types.count), types), query: statement.sql)
+            prepared[statement.name] = (statement.sql, types)
         }
         let result = withParameters(bindings) { count, _, values, lengths, formats in
             PQexecPrepared(pointer, statement.name, count, values, lengths, formats, 1)
@@ -183,12 +192,26 @@ final class LibPQConnection: @unchecked Sendable {
     private func check(_ result: OpaquePointer?, query: String) throws -> PostgresResult {
         guard let result else { throw connectionError() }
         let owned = PostgresResult(takingOwnership: result)
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
+        switch PQresultStatus(owned.pointer) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return owned
+        case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
+            abandonCopy()
+            throw PostgresError(
+                kind: .invalidUsage, message: "COPY runs through copy(_:into:) only", query: query)
         default:
-            throw serverError(result, query: query)
+            throw serverError(owned.pointer, query: query)
         }
+    }
+
+    /// Leaves a COPY a plain statement started, so the session can be used again.
+    private func abandonCopy() {
+        _ = PQputCopyEnd(pointer, "COPY is not supported here")
+        var buffer: UnsafeMutablePointer<CChar>?
+        while PQgetCopyData(pointer, &buffer, 0) > 0 {
+            PQfreemem(buffer)
+        }
+        while let result = PQgetResult(pointer) { PQclear(result) }
     }
 
     private func serverError(_ result: OpaquePointer, query: String) -> PostgresError {
@@ -203,6 +226,7 @@ final class LibPQConnection: @unchecked Sendable {
             sqlState: sqlState,
             detail: field("D"),
             hint: field("H"),
+            constraint: field("n"),
             position: field("P").flatMap { Int($0) },
             query: query)
     }

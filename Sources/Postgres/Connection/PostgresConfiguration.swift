@@ -4,7 +4,7 @@ import Foundation
 /// Where and how to connect: a `postgres://` URL or a `key=value` connection string, as libpq reads them.
 ///
 /// `description` hides the password, so a configuration can be logged.
-public struct PostgresConfiguration: Sendable, CustomStringConvertible {
+public struct PostgresConfiguration: Sendable, CustomStringConvertible, CustomReflectable {
     /// The URL or key=value string, as given.
     let connectionString: String
     /// Settings libpq uses unless the connection string names them.
@@ -19,9 +19,12 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
         guard let options = PQconninfoParse(connectionString, &errorMessage) else {
             let reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
             errorMessage.map { PQfreemem($0) }
+            // libpq's reason may quote the whole string, password included.
             throw PostgresError(
                 kind: .connectionFailed,
-                message: "invalid database URL: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+                message:
+                    "invalid database URL: \(Self.redactingPassword(reason.trimmingCharacters(in: .whitespacesAndNewlines)))"
+            )
         }
         PQconninfoFree(options)
         self.connectionString = connectionString
@@ -32,11 +35,18 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
         [
             ("application_name", applicationName),
             ("connect_timeout", String(max(Int(connectTimeout.components.seconds), 1))),
+            // Notice a silently dropped network within about a minute and a half, not the kernel's two hours.
+            ("keepalives", "1"),
+            ("keepalives_idle", "60"),
+            ("keepalives_interval", "10"),
+            ("keepalives_count", "3"),
             ("dbname", connectionString),
         ]
     }
 
     public var description: String { Self.redactingPassword(connectionString) }
+
+    public var customMirror: Mirror { Mirror(self, children: ["connection": description]) }
 
     /// Replaces the password of a URL (`user:secret@`) or a `password=` pair with `****`.
     static func redactingPassword(_ text: String) -> String {

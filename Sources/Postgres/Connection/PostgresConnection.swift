@@ -30,7 +30,11 @@ public final class PostgresConnection: Sendable {
         }
     }
 
-    deinit { thread.stop() }
+    /// The handle is given to the thread's last job, so `PQfinish` runs on the thread that owned the session.
+    deinit {
+        let handle = self.handle
+        thread.stop { withExtendedLifetime(handle) {} }
+    }
 
     /// Runs `body` with the libpq handle on the connection's thread.
     func withHandle<T: Sendable>(_ body: @escaping @Sendable (LibPQConnection) throws -> T) async throws -> T {
@@ -75,6 +79,13 @@ public final class PostgresConnection: Sendable {
                 logger.debug("ROLLBACK failed", metadata: ["postgres.error": "\(rollbackError)"])
             }
             throw error
+        }
+        // A statement that failed inside `body` aborts the transaction even if `body` caught the error; COMMIT
+        // would then quietly roll back, so say so instead.
+        if try await withHandle({ $0.isInFailedTransaction }) {
+            try await executeScript(unsafeSQL: "ROLLBACK")
+            throw PostgresError(
+                kind: .invalidUsage, message: "a statement failed inside the transaction, so it was rolled back")
         }
         try await executeScript(unsafeSQL: "COMMIT")
         return value

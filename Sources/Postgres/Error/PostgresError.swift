@@ -1,7 +1,8 @@
 /// Any failure of the `Postgres` module.
 ///
-/// `description` is safe to log: it names the failure, the SQLSTATE and the server's message, never the
-/// values bound to a query. `debugDescription` adds the server's detail, hint and the query text.
+/// `description` is safe to log: for a server error it names only the SQLSTATE and the constraint, since the
+/// server's message can quote a value (`invalid input syntax for type uuid: "…"`). `debugDescription` adds the
+/// message, detail, hint and the query text; bound values appear nowhere.
 public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The server could not be reached, refused the login, or the connection string is invalid.
@@ -26,6 +27,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// The server's DETAIL and HINT lines, which may quote data values: only in `debugDescription`.
     public var detail: String?
     public var hint: String?
+    /// The constraint a violation names, such as `users_email_key`.
+    public var constraint: String?
     /// 1-based character offset into `query` where the server located the error.
     public var position: Int?
     /// The SQL text (never the bound values).
@@ -37,6 +40,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         sqlState: SQLState? = nil,
         detail: String? = nil,
         hint: String? = nil,
+        constraint: String? = nil,
         position: Int? = nil,
         query: String? = nil
     ) {
@@ -45,19 +49,21 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         self.sqlState = sqlState
         self.detail = detail
         self.hint = hint
+        self.constraint = constraint
         self.position = position
         self.query = query
     }
 
     public var description: String {
         switch (kind, sqlState) {
-        case (.server, let state?): "PostgreSQL error \(state): \(message)"
+        case (.server, let state?): "PostgreSQL error \(state)" + (constraint.map { " (constraint \($0))" } ?? "")
         default: "PostgreSQL \(kind): \(message)"
         }
     }
 
     public var debugDescription: String {
         var text = description
+        if kind == .server { text += ": \(message)" }
         if let detail { text += "\nDETAIL: \(detail)" }
         if let hint { text += "\nHINT: \(hint)" }
         if let query { text += "\nQUERY: \(query)" }

@@ -43,7 +43,12 @@ public final class PostgresListener: Sendable {
     /// Listens on `channel` while `body` runs; `body` reads the notifications from the sequence it is given.
     ///
     /// `LISTEN` has taken effect when `body` starts, so a `NOTIFY` sent from then on is delivered.
+    ///
+    /// - Throws: ``PostgresError`` `.invalidUsage` for a channel name PostgreSQL would truncate (over 63 bytes).
     public func listen<T>(on channel: String, _ body: (PostgresNotifications) async throws -> T) async throws -> T {
+        guard !channel.isEmpty, channel.utf8.count <= 63 else {
+            throw PostgresError(kind: .invalidUsage, message: "a channel name must be 1 to 63 bytes long")
+        }
         let (stream, continuation) = AsyncStream.makeStream(of: PostgresNotification.self, bufferingPolicy: .unbounded)
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -105,7 +110,12 @@ public final class PostgresListener: Sendable {
             }
             guard let session = connection else { continue }
             runCommands(on: session)
-            waitForInput(on: session)
+            // Statements run above may have read notifications into libpq's queue, or left them unparsed in its
+            // buffer: hand those on now, since the socket will not signal them again.
+            if session.consumeInput() {
+                session.drainNotifications(deliver)
+                waitForInput(on: session)
+            }
             if !session.consumeInput() {
                 logger.warning("LISTEN session lost; reconnecting")
                 connection = nil
@@ -163,12 +173,13 @@ public final class PostgresListener: Sendable {
 
     /// Blocks until the server sends something or another thread wakes the loop.
     private func waitForInput(on session: LibPQConnection) {
+        guard session.socket >= 0 else { return }
         var descriptors = [
             pollfd(fd: session.socket, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakePipe.readDescriptor, events: Int16(POLLIN), revents: 0),
         ]
-        _ = poll(&descriptors, 2, -1)
-        if descriptors[1].revents != 0 { wakePipe.drain() }
+        // EINTR and other failures just end this wait; the loop then reads the socket and comes back.
+        if poll(&descriptors, 2, -1) > 0 && descriptors[1].revents != 0 { wakePipe.drain() }
     }
 
     private func waitForWake(timeout: Duration) {

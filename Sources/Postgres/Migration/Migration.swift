@@ -34,14 +34,18 @@ public struct MigrationScript: Sendable {
     public let runsInTransaction: Bool
 
     public init(sql: String, fileName: String) {
-        self.sql = sql
+        // Editors on some systems start files with a byte-order mark, which PostgreSQL would read as SQL.
+        self.sql = sql.hasPrefix("\u{FEFF}") ? String(sql.dropFirst()) : sql
         self.fileName = fileName
-        let firstLine = sql.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        runsInTransaction = firstLine.trimmingCharacters(in: .whitespaces) != Self.noTransactionMarker
+        let firstLine = sql.unicodeScalars.prefix { $0 != "\n" }
+        let marker = String(String.UnicodeScalarView(firstLine)).trimmingCharacters(
+            in: .whitespaces.union(["\r"]))
+        runsInTransaction = marker != Self.noTransactionMarker
     }
 
-    /// The 1-based line holding the 1-based character `position` the server reported.
+    /// The 1-based line holding the 1-based character `position` the server reported. PostgreSQL counts code
+    /// points, and `\r\n` is two of them, so this counts Unicode scalars.
     func line(atCharacter position: Int) -> Int {
-        sql.prefix(max(position - 1, 0)).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        sql.unicodeScalars.prefix(max(position - 1, 0)).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 }

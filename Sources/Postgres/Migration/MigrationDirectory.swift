@@ -17,7 +17,7 @@ public enum MigrationDirectory {
                 kind: .invalidFiles, fileName: directory.path, message: "cannot read the migrations folder")
         }
         var ups: [Int: (name: String, file: String)] = [:]
-        var downs: [Int: String] = [:]
+        var downs: [Int: (name: String, file: String)] = [:]
         for file in names.sorted() where file.hasSuffix(".sql") {
             guard let parsed = parse(file) else {
                 throw MigrationError(
@@ -32,17 +32,25 @@ public enum MigrationDirectory {
                 }
                 ups[parsed.version] = (parsed.name, file)
             } else {
-                downs[parsed.version] = file
+                if let other = downs[parsed.version] {
+                    throw MigrationError(
+                        kind: .invalidFiles, fileName: file,
+                        message: "version \(parsed.version) is also used by \(other.file)")
+                }
+                downs[parsed.version] = (parsed.name, file)
             }
         }
-        if let orphan = downs.first(where: { ups[$0.key] == nil }) {
-            throw MigrationError(kind: .invalidFiles, fileName: orphan.value, message: "has no matching .up.sql file")
+        if let orphan = downs.first(where: { ups[$0.key]?.name != $0.value.name }) {
+            throw MigrationError(
+                kind: .invalidFiles, fileName: orphan.value.file,
+                message: "has no .up.sql file of the same number and name")
         }
         return try ups.keys.sorted().map { version in
             let up = ups[version]!
             let upData = try read(up.file, in: directory)
             let down = try downs[version].map {
-                MigrationScript(sql: String(decoding: try read($0, in: directory), as: UTF8.self), fileName: $0)
+                MigrationScript(
+                    sql: String(decoding: try read($0.file, in: directory), as: UTF8.self), fileName: $0.file)
             }
             return Migration(
                 version: version, name: up.name,

@@ -139,7 +139,14 @@ public struct Migrator: Sendable {
             } catch {
                 result = .failure(error)
             }
-            try await connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))")
+            do {
+                try await connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))")
+            } catch {
+                // The session lock also ends with the session, which the pool drops when it broke; the error that
+                // stopped the migration is the one to report.
+                guard case .failure = result else { throw error }
+                logger.debug("advisory unlock failed", metadata: ["postgres.error": "\(error)"])
+            }
             return try result.get()
         }
     }
@@ -191,7 +198,8 @@ public struct Migrator: Sendable {
         } catch let error as PostgresError {
             throw MigrationError(
                 kind: .scriptFailed, fileName: script.fileName,
-                line: error.position.map { script.line(atCharacter: $0) }, message: error.description)
+                line: error.position.map { script.line(atCharacter: $0) },
+                message: error.kind == .server ? "\(error.description): \(error.message)" : error.description)
         }
         return clock.now - start
     }

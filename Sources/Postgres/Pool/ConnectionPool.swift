@@ -9,12 +9,23 @@ protocol PoolableConnection: AnyObject, Sendable {
 /// A bounded pool of connections with asynchronous acquire, FIFO waiters and an acquire timeout.
 ///
 /// It knows nothing of PostgreSQL: it opens connections with `open`, lends them out, and forgets the ones that are
-/// released as broken, opening replacements on demand.
+/// released as broken. Every decision (use an idle connection, open one, wait) is taken in one critical section
+/// with enqueuing, and every freed slot or connection goes to the first waiter, so no waiter sleeps while a
+/// connection or a slot is free.
 final class ConnectionPool<Connection: PoolableConnection>: Sendable {
     typealias Opener = @Sendable () async throws -> Connection
 
+    /// What an acquirer is told to do.
+    private enum Grant {
+        /// Use this idle or just-released connection.
+        case use(Connection)
+        /// A slot is reserved: open a new connection in it.
+        case open
+    }
+
     private struct Waiter {
-        let continuation: CheckedContinuation<Connection, any Error>
+        let id: Int
+        let continuation: CheckedContinuation<Grant, any Error>
         var timeout: Task<Void, Never>?
     }
 
@@ -22,16 +33,20 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
         var idle: [Connection] = []
         /// Connections lent out or being opened; `idle.count + busy <= maximum`.
         var busy = 0
-        var waiters: [(id: Int, waiter: Waiter)] = []
+        var waiters: [Waiter] = []
         var nextWaiterID = 0
         var isShutDown = false
-    }
 
-    private enum Decision {
-        case use(Connection)
-        case open
-        case wait
-        case fail(any Error)
+        /// Gives a freed slot to the first waiter, or forgets it.
+        mutating func slotFreed() -> CheckedContinuation<Grant, any Error>? {
+            guard !waiters.isEmpty, !isShutDown else {
+                busy -= 1
+                return nil
+            }
+            let waiter = waiters.removeFirst()
+            waiter.timeout?.cancel()
+            return waiter.continuation
+        }
     }
 
     private let state = Mutex(State())
@@ -50,20 +65,7 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
     /// released, waiting at most the acquire timeout.
     func acquire() async throws -> Connection {
         while true {
-            try Task.checkCancellation()
-            let decision = state.withLock { state -> Decision in
-                if state.isShutDown { return .fail(Self.shutDownError) }
-                if let connection = state.idle.popLast() {
-                    state.busy += 1
-                    return .use(connection)
-                }
-                if state.idle.count + state.busy < maximum {
-                    state.busy += 1
-                    return .open
-                }
-                return .wait
-            }
-            switch decision {
+            switch try await grant() {
             case .use(let connection):
                 if await connection.checkAlive() { return connection }
                 release(connection, reusable: false)
@@ -71,74 +73,80 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
                 do {
                     return try await open()
                 } catch {
-                    state.withLock { $0.busy -= 1 }
+                    state.withLock { $0.slotFreed() }?.resume(returning: .open)
                     throw error
                 }
-            case .wait:
-                return try await waitForRelease()
-            case .fail(let error):
-                throw error
             }
         }
     }
 
-    /// Takes a connection back. A connection that is not `reusable` is dropped (which closes it) and, if a caller
-    /// is waiting, a replacement is opened for it.
+    /// Takes a connection back. A connection that is not `reusable` is dropped (which closes it) and its slot
+    /// goes to the first waiter, who opens a replacement.
     func release(_ connection: Connection, reusable: Bool) {
-        let replace = state.withLock { state -> Bool in
-            state.busy -= 1
+        let (waiter, grant) = state.withLock { state -> (CheckedContinuation<Grant, any Error>?, Grant) in
             if reusable && !state.isShutDown {
-                if !state.waiters.isEmpty {
-                    let (_, waiter) = state.waiters.removeFirst()
-                    waiter.timeout?.cancel()
-                    state.busy += 1
-                    waiter.continuation.resume(returning: connection)
-                } else {
+                guard !state.waiters.isEmpty else {
+                    state.busy -= 1
                     state.idle.append(connection)
+                    return (nil, .open)
                 }
-                return false
+                let waiter = state.waiters.removeFirst()
+                waiter.timeout?.cancel()
+                return (waiter.continuation, .use(connection))
             }
-            guard !state.waiters.isEmpty, !state.isShutDown else { return false }
-            state.busy += 1
-            return true
+            return (state.slotFreed(), .open)
         }
-        if replace { openForWaiter() }
+        waiter?.resume(returning: grant)
     }
 
     /// Drops the idle connections and fails every waiter; connections still lent out are dropped on release.
     func shutdown() {
-        let waiters = state.withLock { state in
+        let (idle, waiters) = state.withLock { state in
             state.isShutDown = true
-            state.idle.removeAll()
-            defer { state.waiters.removeAll() }
-            return state.waiters.map(\.waiter)
+            defer {
+                state.idle.removeAll()
+                state.waiters.removeAll()
+            }
+            return (state.idle, state.waiters)
         }
         for waiter in waiters {
             waiter.timeout?.cancel()
             waiter.continuation.resume(throwing: Self.shutDownError)
         }
+        // Closing happens as the last references go, outside the lock.
+        withExtendedLifetime(idle) {}
     }
 
     var idleCount: Int { state.withLock { $0.idle.count } }
 
-    // MARK: Waiting
+    // MARK: Granting
 
-    private func waitForRelease() async throws -> Connection {
+    /// Decides, in one critical section, between an idle connection, a new slot and waiting in line.
+    private func grant() async throws -> Grant {
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let enqueued = state.withLock { state -> Bool in
-                    guard !state.isShutDown else { return false }
-                    state.waiters.append((id, Waiter(continuation: continuation)))
-                    return true
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Grant, any Error>) in
+                let waiting = state.withLock { state -> Bool in
+                    if state.isShutDown {
+                        continuation.resume(throwing: Self.shutDownError)
+                    } else if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else if let connection = state.idle.popLast() {
+                        state.busy += 1
+                        continuation.resume(returning: .use(connection))
+                    } else if state.idle.count + state.busy < maximum {
+                        state.busy += 1
+                        continuation.resume(returning: .open)
+                    } else {
+                        state.waiters.append(Waiter(id: id, continuation: continuation))
+                        return true
+                    }
+                    return false
                 }
-                guard enqueued else {
-                    continuation.resume(throwing: Self.shutDownError)
-                    return
-                }
+                guard waiting else { return }
                 let timeout = Task { [acquireTimeout] in
                     try? await Task.sleep(for: acquireTimeout)
                     guard !Task.isCancelled else { return }
@@ -146,7 +154,7 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
                 }
                 let stillWaiting = state.withLock { state -> Bool in
                     guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
-                    state.waiters[index].waiter.timeout = timeout
+                    state.waiters[index].timeout = timeout
                     return true
                 }
                 if !stillWaiting { timeout.cancel() }
@@ -159,32 +167,10 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
     private func failWaiter(_ id: Int, with error: any Error) {
         let waiter = state.withLock { state -> Waiter? in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index).waiter
+            return state.waiters.remove(at: index)
         }
         waiter?.timeout?.cancel()
         waiter?.continuation.resume(throwing: error)
-    }
-
-    /// Opens a connection for the first waiter (a slot is already reserved for it in `busy`).
-    private func openForWaiter() {
-        Task {
-            let result = await Result(awaiting: { try await open() })
-            state.withLock { state in
-                guard !state.waiters.isEmpty else {
-                    state.busy -= 1
-                    if case .success(let connection) = result, !state.isShutDown { state.idle.append(connection) }
-                    return
-                }
-                let (_, waiter) = state.waiters.removeFirst()
-                waiter.timeout?.cancel()
-                switch result {
-                case .success(let connection): waiter.continuation.resume(returning: connection)
-                case .failure(let error):
-                    state.busy -= 1
-                    waiter.continuation.resume(throwing: error)
-                }
-            }
-        }
     }
 
     private static var shutDownError: PostgresError {
@@ -196,11 +182,5 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
             kind: .poolTimeout,
             message: "no database connection became free within \(timeout); all are in use (raise the pool size or "
                 + "find the slow queries)")
-    }
-}
-
-extension Result where Failure == any Error {
-    fileprivate init(awaiting body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

@@ -55,6 +55,10 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
             return
         }
         let count = try cursor.read(Int32.self)
+        // Every element takes at least its 4-byte length: a larger count is a corrupt or mistyped value.
+        guard count >= 0, Int(count) <= cursor.remaining / 4 else {
+            throw PostgresError(kind: .decoding, message: "array claims \(count) elements; the value is not an array")
+        }
         _ = try cursor.read(Int32.self)  // lower bound: PostgreSQL's index base does not matter to a Swift array
         var elements: [Element] = []
         let elementCount = Int(Swift.max(count, 0))

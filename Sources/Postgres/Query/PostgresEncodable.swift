@@ -61,10 +61,11 @@ let postgresEpochOffset: TimeInterval = 946_684_800
 extension Date: PostgresEncodable {
     public static var postgresType: PostgresType { .timestamptz }
     public func encode(into buffer: inout [UInt8]) {
+        // Out-of-range dates become PostgreSQL's ±infinity; a NaN interval (which no real date has) becomes -infinity.
         let microseconds = ((timeIntervalSince1970 - postgresEpochOffset) * 1_000_000).rounded()
         let clamped =
-            microseconds >= Double(Int64.max)
-            ? Int64.max : microseconds <= Double(Int64.min) ? Int64.min : Int64(microseconds)
+            microseconds.isNaN || microseconds <= Double(Int64.min)
+            ? Int64.min : microseconds >= Double(Int64.max) ? Int64.max : Int64(microseconds)
         buffer.appendBigEndian(clamped)
     }
 }

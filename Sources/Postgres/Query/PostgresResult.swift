@@ -16,7 +16,8 @@ final class PostgresResult: @unchecked Sendable {
         self.pointer = pointer
         rowCount = Int(PQntuples(pointer))
         columnCount = Int(PQnfields(pointer))
-        columnNames = (0..<Int32(columnCount)).map { String(cString: PQfname(pointer, $0)) }
+        // COPY results report columns without names.
+        columnNames = (0..<Int32(columnCount)).map { PQfname(pointer, $0).map { String(cString: $0) } ?? "" }
         columnTypes = (0..<Int32(columnCount)).map { PostgresType(oid: PQftype(pointer, $0)) }
     }
 
