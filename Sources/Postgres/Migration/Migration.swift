@@ -37,7 +37,7 @@ public struct MigrationScript: Sendable {
         // Editors on some systems start files with a byte-order mark, which PostgreSQL would read as SQL.
         self.sql = sql.hasPrefix("\u{FEFF}") ? String(sql.dropFirst()) : sql
         self.fileName = fileName
-        let firstLine = sql.unicodeScalars.prefix { $0 != "\n" }
+        let firstLine = self.sql.unicodeScalars.prefix { $0 != "\n" }
         let marker = String(String.UnicodeScalarView(firstLine)).trimmingCharacters(
             in: .whitespaces.union(["\r"]))
         runsInTransaction = marker != Self.noTransactionMarker
