@@ -44,7 +44,59 @@ let foundationTargets: [Target] = [
 
 // MARK: - APNs client and apns-mock
 
-let apnsTargets: [Target] = []
+let apnsTargets: [Target] = [
+    .target(
+        name: "APNs",
+        dependencies: [
+            "CNghttp2",
+            "Cryptography",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .target(
+        name: "APNsMock",
+        dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "apns-mock",
+        dependencies: [
+            "APNsMock",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "herald",
+        dependencies: [
+            "APNs",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "APNsTests",
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            "Cryptography",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
 
 // MARK: - MailNotifier
 
@@ -61,7 +113,18 @@ let benchmarkTargets: [Target] =
             dependencies: ["Postgres", "LocalServices"],
             path: "Benchmarks/PostgresBulkWrite",
             swiftSettings: strictSettings
-        )
+        ),
+        .executableTarget(
+            name: "apns-bench",
+            dependencies: [
+                "APNs",
+                "APNsMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/APNsThroughput",
+            swiftSettings: strictSettings
+        ),
     ]
 
 let package = Package(
