@@ -63,6 +63,8 @@ let apnsTargets: [Target] = [
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "NIOHPACK", package: "swift-nio-http2"),
             .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strictSettings
@@ -138,6 +140,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.0.0"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
