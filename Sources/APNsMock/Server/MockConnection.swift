@@ -32,7 +32,11 @@ final class MockConnection: NIOHTTP2StreamDelegate, @unchecked Sendable {
 
     func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
         activeStreams -= 1
-        if goAwayLastStreamID != nil && activeStreams == 0 { self.channel?.close(promise: nil) }
+        // After GOAWAY, leave the client a moment to read the last answers and close first, as Apple does;
+        // closing at once could discard responses still queued for the socket.
+        if goAwayLastStreamID != nil && activeStreams == 0, let channel = self.channel {
+            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        }
     }
 
     /// Whether a stream arrived after this connection's GOAWAY and must not be processed.
