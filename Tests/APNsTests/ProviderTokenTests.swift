@@ -128,3 +128,10 @@ struct ProviderTokenTests {
         #expect(result.isRetryable)
     }
 }
+
+@Suite struct KeyCurveTests {
+    @Test func keyOnAnotherCurveIsRefused() {
+        let pem = P384.Signing.PrivateKey().pemRepresentation
+        #expect(throws: KeyError.wrongCurve("secp384r1")) { try Cryptography.P256PrivateKey(pem: pem) }
+    }
+}
