@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `herald` command line.
+@main
+struct Herald: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "herald",
+        abstract: "Herald, a self-hosted push-notification gateway for Apple devices.",
+        subcommands: [PushCommand.self])
+}
