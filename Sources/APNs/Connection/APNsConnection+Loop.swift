@@ -98,7 +98,8 @@ extension APNsConnection {
             let endpoint = configuration.endpoint
             do {
                 let tls = try TLSClientConnection(
-                    host: endpoint.host, port: endpoint.port, context: tlsContext, timeout: configuration.connectTimeout)
+                    host: endpoint.host, port: endpoint.port, context: tlsContext, timeout: configuration.connectTimeout
+                )
                 let session = try HTTP2Session()
                 link = Link(tls: tls, session: session)
                 logger.debug("connected to APNs", metadata: ["apns.endpoint": "\(endpoint)"])
@@ -125,7 +126,8 @@ extension APNsConnection {
             for ticket in tickets {
                 guard let request = waiting[ticket]?.submission.request else { continue }
                 do {
-                    let fields = request.headerFields(authority: configuration.endpoint.authority, bearerToken: token.jwt)
+                    let fields = request.headerFields(
+                        authority: configuration.endpoint.authority, bearerToken: token.jwt)
                     let streamID = try session.submitRequest(fields, body: Array(request.payload))
                     waiting[ticket]?.token = token
                     machine.streamOpened(ticket, streamID: streamID)
@@ -138,7 +140,9 @@ extension APNsConnection {
         private func complete(_ ticket: Ticket, with result: PushResult) {
             guard let entry = waiting.removeValue(forKey: ticket) else { return }
             owner?.outstanding.subtract(1, ordering: .relaxed)
-            if case .rejected(let rejection) = result, rejection.reason == .expiredProviderToken, let token = entry.token {
+            if case .rejected(let rejection) = result, rejection.reason == .expiredProviderToken,
+                let token = entry.token
+            {
                 tokens.reportExpired(token)
             }
             entry.submission.continuation.resume(returning: result)
@@ -188,8 +192,11 @@ extension APNsConnection {
                 let events = Int16(POLLIN) | (current.output.isEmpty ? 0 : Int16(POLLOUT))
                 descriptors.append(pollfd(fd: current.tls.fileDescriptor, events: events, revents: 0))
             }
-            let milliseconds = max(0, Int32(clamping: timeout.components.seconds * 1000
-                + timeout.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = max(
+                0,
+                Int32(
+                    clamping: timeout.components.seconds * 1000
+                        + timeout.components.attoseconds / 1_000_000_000_000_000))
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             guard ready > 0 else { return }
             if descriptors[0].revents != 0 {
@@ -254,11 +261,11 @@ extension APNsConnection {
                     perform(machine.goAwayReceived(lastStreamID: lastStreamID, now: now))
                 case .pingAcknowledged:
                     machine.pingAcknowledged(now: now)
-                case .streamClosed(let streamID, let response, let errorCode):
+                case .streamClosed(let streamID, let response, let errorCode, let refused):
                     let outcome: ConnectionStateMachine.StreamOutcome
                     if let response, errorCode == 0 {
                         outcome = .responded(accepted: response.status == 200)
-                    } else if errorCode == 7 {  // REFUSED_STREAM: never processed, safe to resend.
+                    } else if refused {
                         outcome = .refused
                     } else {
                         outcome = .reset

@@ -12,7 +12,9 @@ final class HTTP2Session {
         case settings(maxConcurrentStreams: UInt32?)
         case goAway(lastStreamID: Int32, errorCode: UInt32, debugData: String)
         case pingAcknowledged
-        case streamClosed(streamID: Int32, response: Response?, errorCode: UInt32)
+        /// `refused` when the server closed the stream with REFUSED_STREAM (never processed, safe to resend),
+        /// including streams above a GOAWAY's last stream id.
+        case streamClosed(streamID: Int32, response: Response?, errorCode: UInt32, refused: Bool)
     }
 
     /// A complete response on one stream.
@@ -62,7 +64,8 @@ final class HTTP2Session {
         var created: OpaquePointer?
         // Unretained: `self` owns the session and deletes it in deinit, so user_data never dangles.
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        try Self.check(nghttp2_session_client_new2(&created, callbacks, userData, option), "nghttp2_session_client_new2")
+        try Self.check(
+            nghttp2_session_client_new2(&created, callbacks, userData, option), "nghttp2_session_client_new2")
         session = created
 
         var settings = [
@@ -201,7 +204,10 @@ final class HTTP2Session {
         let response = stream.status.map {
             Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
         }
-        events.append(.streamClosed(streamID: streamID, response: response, errorCode: errorCode))
+        events.append(
+            .streamClosed(
+                streamID: streamID, response: response, errorCode: errorCode,
+                refused: errorCode == NGHTTP2_REFUSED_STREAM.rawValue))
     }
 
     /// Copies the next piece of a request body; sets EOF after the last byte.
@@ -212,7 +218,8 @@ final class HTTP2Session {
         }
         let count = min(buffer.count, stream.requestBody.count - stream.bodyOffset)
         stream.requestBody.withUnsafeBytes { body in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
         }
         stream.bodyOffset += count
         if stream.bodyOffset == stream.requestBody.count {

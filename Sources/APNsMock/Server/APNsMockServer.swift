@@ -64,7 +64,8 @@ public final class APNsMockServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     // A server without h2 in its ALPN list stops after the handshake, like a plain HTTPS server.
                     guard speaksHTTP2 else { return }
-                    let connection = MockConnection(id: state.nextConnectionID(), state: state, raisedLimit: raisedLimit)
+                    let connection = MockConnection(
+                        id: state.nextConnectionID(), state: state, raisedLimit: raisedLimit)
                     connection.attach(channel)
                     var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
                     connectionConfiguration.initialSettings = [

@@ -86,9 +86,12 @@ final class MockStreamHandler: ChannelInboundHandler {
             return
         }
         context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: payload == nil))), promise: nil)
-        if let payload { context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil) }
+        if let payload {
+            context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil)
+        }
         context.flush()
-        let record = state.recordsRequests
+        let record =
+            state.recordsRequests
             ? MockRecordedRequest(
                 connectionID: connection.id, streamID: Int(streamID), method: head.method, path: head.path,
                 headers: head.headers, body: body, verdict: verdict)

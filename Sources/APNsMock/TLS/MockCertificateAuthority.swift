@@ -46,7 +46,8 @@ public struct MockCertificateAuthority: Sendable {
             },
             issuerPrivateKey: .init(caKey))
         caCertificatePEM = try ca.serializeAsPEM().pemString
-        self.serverCertificate = try NIOSSLCertificate(bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
+        self.serverCertificate = try NIOSSLCertificate(
+            bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
         self.serverKey = try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)
     }
 

@@ -37,11 +37,12 @@ struct MockHarness {
     }
 
     func configuration(
-        connections: Int = 1, requestTimeout: Duration = .seconds(20), trustMock: Bool = true, host: String = "127.0.0.1"
+        connections: Int = 1, requestTimeout: Duration = .seconds(20), trustMock: Bool = true,
+        host: String = "127.0.0.1"
     ) -> APNsClientConfiguration {
         APNsClientConfiguration(
             endpoint: APNsEndpoint(host: host, port: mock.port), connectionCount: connections,
-            requestTimeout: requestTimeout, connectTimeout: .seconds(5),
+            requestTimeout: requestTimeout, connectTimeout: .seconds(15),
             tls: TLSClientConfiguration(additionalCAFile: trustMock ? caFile : nil))
     }
 
