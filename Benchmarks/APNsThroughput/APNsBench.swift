@@ -68,32 +68,38 @@ struct APNsBench: AsyncParsableCommand {
             ))
     }
 
-    /// Sends `count` pushes keeping `inFlight` outstanding; returns latencies (ms) and the failure count.
+    /// Sends `count` pushes from `inFlight` concurrent senders (as the delivery engine's workers do);
+    /// returns latencies (ms) and the failure count.
     static func send(
         _ count: Int, inFlight: Int, pool: APNsConnectionPool, makeRequest: @escaping @Sendable () throws -> PushRequest
     ) async throws -> ([Double], Int) {
-        try await withThrowingTaskGroup(of: (Double, Bool).self) { group in
+        let senders = max(1, min(inFlight, count))
+        return try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for sender in 0..<senders {
+                // Spread `count` evenly: the first `count % senders` senders send one more.
+                let share = count / senders + (sender < count % senders ? 1 : 0)
+                group.addTask {
+                    var latencies: [Double] = []
+                    latencies.reserveCapacity(share)
+                    var failures = 0
+                    for _ in 0..<share {
+                        let request = try makeRequest()
+                        let begin = ContinuousClock.now
+                        let result = try await pool.send(request)
+                        let latency = ContinuousClock.now - begin
+                        latencies.append(
+                            Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
+                        if case .accepted = result {} else { failures += 1 }
+                    }
+                    return (latencies, failures)
+                }
+            }
             var latencies: [Double] = []
             latencies.reserveCapacity(count)
             var failures = 0
-            var started = 0
-            func startOne() {
-                started += 1
-                group.addTask {
-                    let request = try makeRequest()
-                    let begin = ContinuousClock.now
-                    let result = try await pool.send(request)
-                    let latency = ContinuousClock.now - begin
-                    let ms = Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
-                    if case .accepted = result { return (ms, true) }
-                    return (ms, false)
-                }
-            }
-            while started < min(inFlight, count) { startOne() }
-            while let (latency, accepted) = try await group.next() {
-                latencies.append(latency)
-                if !accepted { failures += 1 }
-                if started < count { startOne() }
+            for try await (part, failed) in group {
+                latencies += part
+                failures += failed
             }
             return (latencies, failures)
         }

@@ -87,7 +87,7 @@ extension APNsConnection {
                     do {
                         try link?.session.submitPing()
                     } catch {
-                        logger.debug("ping not sent", metadata: ["error": "\(error)"])
+                        logger.debug("ping not sent", metadata: [APNsMetadataKey.error: "\(error)"])
                     }
                 case .closeConnection: closeLink()
                 }
@@ -102,11 +102,12 @@ extension APNsConnection {
                 )
                 let session = try HTTP2Session()
                 link = Link(tls: tls, session: session)
-                logger.debug("connected to APNs", metadata: ["apns.endpoint": "\(endpoint)"])
+                logger.debug("connected to APNs", metadata: [APNsMetadataKey.endpoint: "\(endpoint)"])
                 perform(machine.connectSucceeded(now: .now))
             } catch {
                 logger.info(
-                    "cannot connect to APNs", metadata: ["apns.endpoint": "\(endpoint)", "error": "\(error)"])
+                    "cannot connect to APNs",
+                    metadata: [APNsMetadataKey.endpoint: "\(endpoint)", APNsMetadataKey.error: "\(error)"])
                 perform(machine.connectFailed(.connectionFailed(String(describing: error)), now: .now))
             }
         }
@@ -238,7 +239,7 @@ extension APNsConnection {
 
         private func lose(_ lost: Link, because error: any Error) {
             guard link.map({ $0.tls === lost.tls }) ?? true else { return }
-            logger.info("APNs connection lost", metadata: ["error": "\(error)"])
+            logger.info("APNs connection lost", metadata: [APNsMetadataKey.error: "\(error)"])
             link = nil
             perform(machine.connectionLost(now: .now))
         }
@@ -255,8 +256,8 @@ extension APNsConnection {
                     logger.info(
                         "APNs sent GOAWAY",
                         metadata: [
-                            "apns.last_stream_id": "\(lastStreamID)", "apns.error_code": "\(errorCode)",
-                            "apns.debug": "\(debugData)",
+                            APNsMetadataKey.lastStreamID: "\(lastStreamID)", APNsMetadataKey.errorCode: "\(errorCode)",
+                            APNsMetadataKey.debugData: "\(debugData)",
                         ])
                     perform(machine.goAwayReceived(lastStreamID: lastStreamID, now: now))
                 case .pingAcknowledged:

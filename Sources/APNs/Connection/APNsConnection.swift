@@ -52,7 +52,7 @@ final class APNsConnection: Sendable {
         }
         wakePipe = (descriptors[0], descriptors[1])
         var logger = logger
-        logger[metadataKey: "apns.connection"] = "\(id)"
+        logger[metadataKey: APNsMetadataKey.connection] = "\(id)"
         loop = Mutex(
             Loop(
                 configuration: configuration, tlsContext: tlsContext, tokens: tokens, logger: logger,
