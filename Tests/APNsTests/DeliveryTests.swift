@@ -28,6 +28,8 @@ extension Networked {
             #expect(recorded.header("apns-collapse-id") == "thread-1")
             #expect(recorded.header("apns-id") == id.description)
             #expect(recorded.header("authorization")?.hasPrefix("bearer ") == true)
+            #expect(recorded.neverIndexedHeaders.isSuperset(of: [":path", "authorization"]))
+            #expect(!recorded.neverIndexedHeaders.contains("apns-topic"))
             #expect(String(decoding: recorded.body, as: UTF8.self) == #"{"aps":{"alert":{"body":"Call"}}}"#)
         }
 
