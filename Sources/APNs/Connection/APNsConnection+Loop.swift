@@ -262,9 +262,9 @@ extension APNsConnection {
                     perform(machine.goAwayReceived(lastStreamID: lastStreamID, now: now))
                 case .pingAcknowledged:
                     machine.pingAcknowledged(now: now)
-                case .streamClosed(let streamID, let response, let errorCode, let refused):
+                case .streamClosed(let streamID, let response, _, let refused):
                     let outcome: ConnectionStateMachine.StreamOutcome
-                    if let response, errorCode == 0 {
+                    if let response {
                         outcome = .responded(accepted: response.status == 200)
                     } else if refused {
                         outcome = .refused

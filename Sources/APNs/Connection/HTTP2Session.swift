@@ -32,6 +32,8 @@ final class HTTP2Session {
         var apnsID: String?
         var uniqueID: String?
         var responseBody: [UInt8] = []
+        /// The server's END_STREAM arrived: the response is whole.
+        var responseComplete = false
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -177,6 +179,10 @@ final class HTTP2Session {
             events.append(.goAway(lastStreamID: goAway.last_stream_id, errorCode: goAway.error_code, debugData: debug))
         case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
             events.append(.pingAcknowledged)
+        case NGHTTP2_HEADERS.rawValue,
+            NGHTTP2_DATA.rawValue
+        where header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0:
+            streams[header.stream_id]?.responseComplete = true
         default:
             break
         }
@@ -201,9 +207,12 @@ final class HTTP2Session {
 
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
-        let response = stream.status.map {
-            Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
-        }
+        // A stream reset before END_STREAM has no usable answer, even if a status arrived.
+        let response =
+            stream.responseComplete
+            ? stream.status.map {
+                Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
+            } : nil
         events.append(
             .streamClosed(
                 streamID: streamID, response: response, errorCode: errorCode,
