@@ -3,7 +3,7 @@ import Foundation
 
 /// A P-256 signing key made at run time, so no private key is ever stored in the repository.
 public struct TestSigningKey: Sendable {
-    /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), the form of Apple's `.p8` files.
+    /// PKCS#8 PEM, the form of Apple's `.p8` files.
     public let privateKeyPEM: String
     /// SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`), what `apns-mock` trusts.
     public let publicKeyPEM: String

@@ -8,7 +8,7 @@ public import Foundation
 public final class P256PrivateKey: @unchecked Sendable {
     let key: OpaquePointer
 
-    /// Loads the key from PEM text (`-----BEGIN PRIVATE KEY-----` or `-----BEGIN EC PRIVATE KEY-----`).
+    /// Loads the key from PEM text: PKCS#8 (Apple's `.p8` form) or SEC 1 (OpenSSL's EC key form).
     /// - Throws: ``KeyError`` when the text is not a key, not an EC key, or not on P-256.
     public init(pem: String) throws(KeyError) {
         let bio = try PEMBIO(pem)
