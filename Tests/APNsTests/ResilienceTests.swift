@@ -42,6 +42,18 @@ extension Networked {
             #expect(Set(harness.mock.recordedRequests.compactMap { $0.header("apns-id") }).count == 10_000)
         }
 
+        @Test func serverStreamLimitIsObeyed() async throws {
+            let harness = try await MockHarness.start(streamLimit: 10)
+            defer { Task { try await harness.stop() } }
+            let results = try await harness.withPool(harness.configuration(connections: 1)) { pool in
+                try await Self.burst(500, through: pool)
+            }
+            #expect(Self.allAccepted(results))
+            #expect(harness.mock.peakConcurrentStreams == 10)
+            #expect(harness.mock.connectionCount == 1)
+            #expect(harness.mock.recordedRequests.count == 500, "no stream was refused and resent")
+        }
+
         @Test func goAwayMidBurstLosesNothingAndSendsNothingTwice() async throws {
             let harness = try await MockHarness.start()
             defer { Task { try await harness.stop() } }
