@@ -221,8 +221,9 @@ extension APNsConnection {
                         try buffer.withUnsafeBytes { bytes in
                             try current.session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
                         }
-                        handle(current.session.takeEvents())
-                        guard link != nil else { return }
+                        handle(current.session.takeEvents(), from: current.tls)
+                        // Handling may have closed this connection, or already replaced it with a new one.
+                        guard link?.tls === current.tls else { return }
                     case .wantRead, .wantWrite:
                         break readLoop
                     case .closed:
@@ -246,9 +247,12 @@ extension APNsConnection {
 
         // MARK: Server events
 
-        private func handle(_ events: [HTTP2Session.Event]) {
+        /// Feeds the events of the connection `source` to the state machine, stopping if that connection
+        /// is closed midway: stream ids of an old connection mean nothing to its successor.
+        private func handle(_ events: [HTTP2Session.Event], from source: TLSClientConnection) {
             let now = ContinuousClock.now
             for event in events {
+                guard link?.tls === source else { return }
                 switch event {
                 case .settings(let limit):
                     perform(machine.settingsReceived(maxConcurrentStreams: limit))
