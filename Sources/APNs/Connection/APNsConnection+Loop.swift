@@ -9,6 +9,9 @@ import Synchronization
 
 extension APNsConnection {
     /// The thread-confined half of a connection: socket, HTTP/2 session, state machine and waiting callers.
+    ///
+    /// Unchecked `Sendable`: it is handed to its thread once, in ``APNsConnection/start()``, and from
+    /// then on touched only by that thread.
     final class Loop: @unchecked Sendable {
         private struct Link {
             let tls: TLSClientConnection
@@ -31,7 +34,9 @@ extension APNsConnection {
         private var waiting: [Ticket: Waiting] = [:]
         private var link: Link?
         private weak var owner: APNsConnection?
-        private static let tickInterval: Duration = .milliseconds(50)
+        /// How often deadlines are checked while requests are open; an idle connection checks once a second.
+        private static let busyTickInterval: Duration = .milliseconds(50)
+        private static let idleTickInterval: Duration = .seconds(1)
 
         init(
             configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
@@ -58,6 +63,7 @@ extension APNsConnection {
                     waiting[submission.ticket] = Waiting(submission: submission)
                     perform(machine.enqueue(submission.ticket, deadline: now + configuration.requestTimeout))
                 }
+                if !submissions.isEmpty { nextTick = min(nextTick, now + Self.busyTickInterval) }
                 for ticket in cancellations { perform(machine.cancel(ticket)) }
                 if stopping {
                     perform(machine.shutdown())
@@ -66,7 +72,8 @@ extension APNsConnection {
                 now = ContinuousClock.now
                 if now >= nextTick {
                     perform(machine.tick(now: now))
-                    nextTick = now + Self.tickInterval
+                    let idle = machine.pendingCount == 0 && machine.inFlightCount == 0
+                    nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
                 }
                 flush()
                 waitAndRead(into: &buffer, timeout: nextTick - ContinuousClock.now)
