@@ -57,11 +57,14 @@ CLIENT=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$
 echo "$CLIENT"
 CLIENT_RATE=$(sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$CLIENT")
 
-# The same token the client used, the same payload and headers, the same connections.
+# The same token the client used, the same payload and headers, the same connections. h2load cannot vary
+# apns-id per request, so it sends a fixed one (the mock then echoes it, as for the client, instead of
+# generating one).
 h2load_run() {
     h2load -n "$1" -c "$CONNECTIONS" -m "$STREAMS" -t 1 -d "$WORK/payload.json" \
         -H "authorization: bearer $(cat "$WORK/jwt")" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" \
-        -H "apns-priority: 10" "https://127.0.0.1:$PORT/3/device/$DEVICE"
+        -H "apns-priority: 10" -H "apns-id: 0b7ad9d4-6f6e-4a55-9a31-2f0d2c1f0e11" \
+        "https://127.0.0.1:$PORT/3/device/$DEVICE"
 }
 h2load_run 2000 >/dev/null  # warm-up, as the client had
 echo "== h2load: $REQUESTS requests, $CONNECTIONS connections, -m $STREAMS"
