@@ -24,13 +24,15 @@ import Testing
         let aps = APS(
             sound: .critical(name: "alarm.caf", volume: 0.5), threadID: "t", category: "c", contentAvailable: true,
             targetContentID: "x", interruptionLevel: .timeSensitive, relevanceScore: 0.25, filterCriteria: "work",
-            timestamp: 1, event: .update, contentState: .object(["score": .int(2)]), staleDate: 3, dismissalDate: 4)
+            timestamp: 1, event: .update, contentState: .object(["score": .int(2)]), staleDate: 3, dismissalDate: 4,
+            attributesType: "Match", attributes: .object(["team": .string("A")]), inputPushToken: true)
         let json = String(decoding: try Payload(aps: aps).encoded(), as: UTF8.self)
         for key in [
             #""thread-id":"t""#, #""content-available":1"#, #""target-content-id":"x""#,
             #""interruption-level":"time-sensitive""#, #""relevance-score":0.25"#, #""filter-criteria":"work""#,
             #""event":"update""#, #""content-state":{"score":2}"#, #""stale-date":3"#, #""dismissal-date":4"#,
-            #""sound":{"critical":1,"name":"alarm.caf","volume":0.5}"#,
+            #""sound":{"critical":1,"name":"alarm.caf","volume":0.5}"#, #""attributes-type":"Match""#,
+            #""attributes":{"team":"A"}"#, #""input-push-token":1"#,
         ] {
             #expect(json.contains(key), "\(key) missing from \(json)")
         }
