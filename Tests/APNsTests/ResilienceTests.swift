@@ -1,6 +1,7 @@
 import APNs
 import APNsMock
 import Foundation
+import Logging
 import Testing
 
 extension Networked {
@@ -114,6 +115,21 @@ extension Networked {
                 try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
             }
             if case .accepted = result {} else { Issue.record("expected acceptance, got \(result)") }
+        }
+
+        @Test func stoppingThePoolAnswersOpenRequestsAndLaterOnes() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.script(deviceTokenPrefix: "57a1", .stall)
+            let pool = try APNsConnectionPool(
+                configuration: harness.configuration(), tokens: harness.tokenSource(), logger: Logger(label: "test"))
+            let runner = Task { await pool.run() }
+            let open = Task { try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1"))) }
+            try await Task.sleep(for: .milliseconds(300))
+            runner.cancel()
+            await runner.value
+            #expect(try await open.value == .failed(.shutDown))
+            #expect(try await pool.send(MockHarness.alert(MockHarness.deviceToken())) == .failed(.shutDown))
         }
 
         @Test func cancelledCallerGetsCancelledResult() async throws {
