@@ -107,3 +107,35 @@ import Testing
         #expect(PushExpiration.immediately.headerValue == "0")
     }
 }
+
+@Suite struct APNsIDTests {
+    @Test func formatsAndParsesLikeFoundationInLowercase() throws {
+        for _ in 0..<200 {
+            let uuid = UUID()
+            let id = APNsID(uuid)
+            #expect(id.description == uuid.uuidString.lowercased())
+            #expect(APNsID(uuid.uuidString) == id)
+            #expect(APNsID(uuid.uuidString.lowercased()) == id)
+        }
+    }
+
+    @Test func generatedIDsAreVersionFourAndDistinct() {
+        let ids = (0..<1000).map { _ in APNsID() }
+        #expect(Set(ids).count == 1000)
+        for id in ids {
+            let text = id.description
+            #expect(UUID(uuidString: text) == id.uuid)
+            #expect(Array(text)[14] == "4")
+            #expect("89ab".contains(Array(text)[19]))
+        }
+    }
+
+    @Test func rejectsMalformedIDs() {
+        for text in [
+            "", "not-a-uuid", "9f1e6c4b-0000-4000-8000-00000000000", "9f1e6c4b-0000-4000-8000-0000000000001",
+            "9f1e6c4b00000-4000-8000-000000000001", "9f1e6c4g-0000-4000-8000-000000000001",
+        ] {
+            #expect(APNsID(text) == nil, "\(text)")
+        }
+    }
+}
