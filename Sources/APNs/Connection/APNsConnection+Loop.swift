@@ -20,9 +20,12 @@ extension APNsConnection {
             var written = 0
         }
 
-        private struct Waiting {
+        /// A caller waiting for its answer; a class so dictionary reads copy one reference, not the request.
+        private final class Waiting {
             let submission: Submission
             var token: ProviderToken?
+
+            init(submission: Submission) { self.submission = submission }
         }
 
         private let configuration: APNsClientConfiguration
@@ -132,12 +135,13 @@ extension APNsConnection {
                 return
             }
             for ticket in tickets {
-                guard let request = waiting[ticket]?.submission.request else { continue }
+                guard let entry = waiting[ticket] else { continue }
+                let request = entry.submission.request
                 do {
                     let fields = request.headerFields(
-                        authority: configuration.endpoint.authority, bearerToken: token.jwt)
+                        authority: configuration.endpoint.authority, authorization: token.authorization)
                     let streamID = try session.submitRequest(fields, body: Array(request.payload))
-                    waiting[ticket]?.token = token
+                    entry.token = token
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
                     perform(machine.fail([ticket], as: .protocolError(error.description)))
