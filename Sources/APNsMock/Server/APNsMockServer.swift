@@ -37,7 +37,9 @@ public final class APNsMockServer: Sendable {
         state = MockState(recordsRequests: configuration.recordsRequests)
         validator = MockRequestValidator(
             bundleIDs: configuration.bundleIDs,
-            tokens: MockTokenVerifier(teamID: configuration.teamID, keys: keys, now: configuration.now))
+            tokens: MockTokenVerifier(
+                teamID: configuration.teamID, keys: keys, limitsUpdates: configuration.limitsTokenUpdates,
+                now: configuration.now))
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificateAuthority.serverCertificate)],
             privateKey: .privateKey(certificateAuthority.serverKey))
