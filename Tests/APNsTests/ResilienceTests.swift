@@ -132,6 +132,25 @@ extension Networked {
             #expect(try await pool.send(MockHarness.alert(MockHarness.deviceToken())) == .failed(.shutDown))
         }
 
+        /// An idle connection pings; the mock answers, so the connection is kept (an unanswered ping would
+        /// make the client reconnect after the ping timeout).
+        @Test func idleConnectionPingsAndStaysOpen() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            var configuration = harness.configuration()
+            configuration.pingInterval = .milliseconds(200)
+            configuration.pingTimeout = .seconds(1)
+            let (first, second) = try await harness.withPool(configuration) { pool in
+                let first = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                try await Task.sleep(for: .milliseconds(2500))
+                let second = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                return (first, second)
+            }
+            #expect(first.uniqueID != nil)
+            #expect(second.uniqueID != nil)
+            #expect(harness.mock.connectionCount == 1)
+        }
+
         @Test func cancelledCallerGetsCancelledResult() async throws {
             let harness = try await MockHarness.start()
             defer { Task { try await harness.stop() } }

@@ -52,6 +52,7 @@ extension APNsConnection {
             self.wakeDescriptor = wakeDescriptor
             var machineConfiguration = ConnectionStateMachine.Configuration()
             machineConfiguration.pingInterval = configuration.pingInterval
+            machineConfiguration.pingTimeout = configuration.pingTimeout
             machine = ConnectionStateMachine(configuration: machineConfiguration)
         }
 
