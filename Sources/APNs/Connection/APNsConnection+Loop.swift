@@ -80,7 +80,10 @@ extension APNsConnection {
                     nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
                 }
                 flush()
-                waitAndRead(into: &buffer, timeout: nextTick - ContinuousClock.now)
+                // With work already waiting, only look at the socket; otherwise sleep until woken or due.
+                let timeout = connection.prepareToSleep() ? nextTick - ContinuousClock.now : .zero
+                waitAndRead(into: &buffer, timeout: timeout)
+                connection.awake()
             }
         }
 
