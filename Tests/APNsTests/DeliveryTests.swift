@@ -1,6 +1,7 @@
 import APNs
 import APNsMock
 import Foundation
+import Logging
 import Testing
 
 extension Networked {
@@ -49,5 +50,51 @@ extension Networked {
 extension PushResult {
     var uniqueID: String? {
         if case .accepted(let receipt) = self { receipt.uniqueID } else { nil }
+    }
+}
+
+extension Networked {
+    @Suite struct APNsClientTests {
+        @Test func environmentsRouteToTheirOwnServers() async throws {
+            let sandboxMock = try await MockHarness.start()
+            defer { Task { try await sandboxMock.stop() } }
+            let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID()).p8").path
+            try sandboxMock.key.writePrivateKey(to: keyPath)
+            defer { try? FileManager.default.removeItem(atPath: keyPath) }
+            // The production mock trusts the same key as the sandbox one: same team, same key, two servers.
+            let productionTrustingSameKey = try APNsMockServer(
+                configuration: APNsMockConfiguration(
+                    teamID: MockHarness.teamID, keys: [sandboxMock.key.keyID: sandboxMock.key.publicKeyPEM]))
+            try await productionTrustingSameKey.start()
+            let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-ca-\(UUID()).pem").path
+            try
+                (sandboxMock.mock.certificateAuthority.caCertificatePEM + "\n"
+                + productionTrustingSameKey.certificateAuthority.caCertificatePEM)
+                .write(toFile: caFile, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: caFile) }
+            let settings = try APNsSettings.resolve(
+                environment: [
+                    "APNS_KEY_ID": sandboxMock.key.keyID, "APNS_TEAM_ID": MockHarness.teamID, "APNS_KEY_PATH": keyPath,
+                    "HERALD_APNS_SANDBOX_URL": "https://127.0.0.1:\(sandboxMock.mock.port)",
+                    "HERALD_APNS_PRODUCTION_URL": "https://127.0.0.1:\(productionTrustingSameKey.port)",
+                    "HERALD_APNS_CA_FILE": caFile, "HERALD_APNS_CONNECTIONS": "1",
+                ], flags: .init())
+            let client = try APNsClient(settings: settings, logger: Logger(label: "test"))
+            let runner = Task { await client.run() }
+            let toSandbox = try await client.send(MockHarness.alert(MockHarness.deviceToken()), environment: .sandbox)
+            let toProduction = try await client.send(
+                MockHarness.alert(MockHarness.deviceToken()), environment: .production)
+            runner.cancel()
+            await runner.value
+            try await productionTrustingSameKey.stop()
+            #expect(toSandbox.uniqueID != nil)
+            #expect(toProduction.uniqueID != nil)
+            #expect(sandboxMock.mock.recordedRequests.count == 1)
+            #expect(productionTrustingSameKey.recordedRequests.count == 1)
+            #expect(
+                sandboxMock.mock.recordedRequests.first?.header("authorization")
+                    == productionTrustingSameKey.recordedRequests.first?.header("authorization"),
+                "one token for the team, shared by both environments")
+        }
     }
 }

@@ -139,3 +139,28 @@ extension Networked {
         #expect(throws: KeyError.wrongCurve("secp384r1")) { try Cryptography.P256PrivateKey(pem: pem) }
     }
 }
+
+extension Networked {
+    @Suite struct TokenUpdateLimitTests {
+        /// A second client with a newer token for the same key, minutes later, is refused as Apple would.
+        @Test func newerTokenWithinTwentyMinutesIsRefused() async throws {
+            let clock = ManualClock()
+            let harness = try await MockHarness.start(now: { clock.now() })
+            defer { Task { try await harness.stop() } }
+            let first = try await harness.withPool(
+                harness.configuration(), tokens: try harness.tokenSource(clock: clock)
+            ) {
+                try await $0.send(MockHarness.alert(MockHarness.deviceToken()))
+            }
+            clock.advance(by: 5 * 60)
+            let second = try await harness.withPool(
+                harness.configuration(), tokens: try harness.tokenSource(clock: clock)
+            ) {
+                try await $0.send(MockHarness.alert(MockHarness.deviceToken()))
+            }
+            #expect(first.uniqueID != nil)
+            #expect(second.rejectionReason == .tooManyProviderTokenUpdates)
+            #expect(second.isRetryable)
+        }
+    }
+}

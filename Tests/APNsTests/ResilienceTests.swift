@@ -1,6 +1,7 @@
 import APNs
 import APNsMock
 import Foundation
+import Logging
 import Testing
 
 extension Networked {
@@ -40,6 +41,18 @@ extension Networked {
             #expect(harness.mock.connectionCount == 2)
             #expect(harness.mock.peakConcurrentStreams > 100)
             #expect(Set(harness.mock.recordedRequests.compactMap { $0.header("apns-id") }).count == 10_000)
+        }
+
+        @Test func serverStreamLimitIsObeyed() async throws {
+            let harness = try await MockHarness.start(streamLimit: 10)
+            defer { Task { try await harness.stop() } }
+            let results = try await harness.withPool(harness.configuration(connections: 1)) { pool in
+                try await Self.burst(500, through: pool)
+            }
+            #expect(Self.allAccepted(results))
+            #expect(harness.mock.peakConcurrentStreams == 10)
+            #expect(harness.mock.connectionCount == 1)
+            #expect(harness.mock.recordedRequests.count == 500, "no stream was refused and resent")
         }
 
         @Test func goAwayMidBurstLosesNothingAndSendsNothingTwice() async throws {
@@ -102,6 +115,40 @@ extension Networked {
                 try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
             }
             if case .accepted = result {} else { Issue.record("expected acceptance, got \(result)") }
+        }
+
+        @Test func stoppingThePoolAnswersOpenRequestsAndLaterOnes() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.script(deviceTokenPrefix: "57a1", .stall)
+            let pool = try APNsConnectionPool(
+                configuration: harness.configuration(), tokens: harness.tokenSource(), logger: Logger(label: "test"))
+            let runner = Task { await pool.run() }
+            let open = Task { try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1"))) }
+            try await Task.sleep(for: .milliseconds(300))
+            runner.cancel()
+            await runner.value
+            #expect(try await open.value == .failed(.shutDown))
+            #expect(try await pool.send(MockHarness.alert(MockHarness.deviceToken())) == .failed(.shutDown))
+        }
+
+        /// An idle connection pings; the mock answers, so the connection is kept (an unanswered ping would
+        /// make the client reconnect after the ping timeout).
+        @Test func idleConnectionPingsAndStaysOpen() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            var configuration = harness.configuration()
+            configuration.pingInterval = .milliseconds(200)
+            configuration.pingTimeout = .seconds(1)
+            let (first, second) = try await harness.withPool(configuration) { pool in
+                let first = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                try await Task.sleep(for: .milliseconds(2500))
+                let second = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                return (first, second)
+            }
+            #expect(first.uniqueID != nil)
+            #expect(second.uniqueID != nil)
+            #expect(harness.mock.connectionCount == 1)
         }
 
         @Test func cancelledCallerGetsCancelledResult() async throws {

@@ -9,6 +9,9 @@ import Synchronization
 
 extension APNsConnection {
     /// The thread-confined half of a connection: socket, HTTP/2 session, state machine and waiting callers.
+    ///
+    /// Unchecked `Sendable`: it is handed to its thread once, in ``APNsConnection/start()``, and from
+    /// then on touched only by that thread.
     final class Loop: @unchecked Sendable {
         private struct Link {
             let tls: TLSClientConnection
@@ -17,9 +20,12 @@ extension APNsConnection {
             var written = 0
         }
 
-        private struct Waiting {
+        /// A caller waiting for its answer; a class so dictionary reads copy one reference, not the request.
+        private final class Waiting {
             let submission: Submission
             var token: ProviderToken?
+
+            init(submission: Submission) { self.submission = submission }
         }
 
         private let configuration: APNsClientConfiguration
@@ -31,7 +37,9 @@ extension APNsConnection {
         private var waiting: [Ticket: Waiting] = [:]
         private var link: Link?
         private weak var owner: APNsConnection?
-        private static let tickInterval: Duration = .milliseconds(50)
+        /// How often deadlines are checked while requests are open; an idle connection checks once a second.
+        private static let busyTickInterval: Duration = .milliseconds(50)
+        private static let idleTickInterval: Duration = .seconds(1)
 
         init(
             configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
@@ -44,6 +52,7 @@ extension APNsConnection {
             self.wakeDescriptor = wakeDescriptor
             var machineConfiguration = ConnectionStateMachine.Configuration()
             machineConfiguration.pingInterval = configuration.pingInterval
+            machineConfiguration.pingTimeout = configuration.pingTimeout
             machine = ConnectionStateMachine(configuration: machineConfiguration)
         }
 
@@ -58,6 +67,7 @@ extension APNsConnection {
                     waiting[submission.ticket] = Waiting(submission: submission)
                     perform(machine.enqueue(submission.ticket, deadline: now + configuration.requestTimeout))
                 }
+                if !submissions.isEmpty { nextTick = min(nextTick, now + Self.busyTickInterval) }
                 for ticket in cancellations { perform(machine.cancel(ticket)) }
                 if stopping {
                     perform(machine.shutdown())
@@ -66,10 +76,14 @@ extension APNsConnection {
                 now = ContinuousClock.now
                 if now >= nextTick {
                     perform(machine.tick(now: now))
-                    nextTick = now + Self.tickInterval
+                    let idle = machine.pendingCount == 0 && machine.inFlightCount == 0
+                    nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
                 }
                 flush()
-                waitAndRead(into: &buffer, timeout: nextTick - ContinuousClock.now)
+                // With work already waiting, only look at the socket; otherwise sleep until woken or due.
+                let timeout = connection.prepareToSleep() ? nextTick - ContinuousClock.now : .zero
+                waitAndRead(into: &buffer, timeout: timeout)
+                connection.awake()
             }
         }
 
@@ -125,12 +139,13 @@ extension APNsConnection {
                 return
             }
             for ticket in tickets {
-                guard let request = waiting[ticket]?.submission.request else { continue }
+                guard let entry = waiting[ticket] else { continue }
+                let request = entry.submission.request
                 do {
                     let fields = request.headerFields(
-                        authority: configuration.endpoint.authority, bearerToken: token.jwt)
+                        authority: configuration.endpoint.authority, authorization: token.authorization)
                     let streamID = try session.submitRequest(fields, body: Array(request.payload))
-                    waiting[ticket]?.token = token
+                    entry.token = token
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
                     perform(machine.fail([ticket], as: .protocolError(error.description)))
@@ -221,8 +236,9 @@ extension APNsConnection {
                         try buffer.withUnsafeBytes { bytes in
                             try current.session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
                         }
-                        handle(current.session.takeEvents())
-                        guard link != nil else { return }
+                        handle(current.session.takeEvents(), from: current.tls)
+                        // Handling may have closed this connection, or already replaced it with a new one.
+                        guard link?.tls === current.tls else { return }
                     case .wantRead, .wantWrite:
                         break readLoop
                     case .closed:
@@ -246,9 +262,12 @@ extension APNsConnection {
 
         // MARK: Server events
 
-        private func handle(_ events: [HTTP2Session.Event]) {
+        /// Feeds the events of the connection `source` to the state machine, stopping if that connection
+        /// is closed midway: stream ids of an old connection mean nothing to its successor.
+        private func handle(_ events: [HTTP2Session.Event], from source: TLSClientConnection) {
             let now = ContinuousClock.now
             for event in events {
+                guard link?.tls === source else { return }
                 switch event {
                 case .settings(let limit):
                     perform(machine.settingsReceived(maxConcurrentStreams: limit))

@@ -24,6 +24,8 @@ final class APNsConnection: Sendable {
 
     private struct Inbox {
         var submissions: [Submission] = []
+        /// The thread is (about to be) blocked in `poll` and needs a byte on the pipe to see new work.
+        var sleeping = false
         var cancellations: [Ticket] = []
         var stopping = false
         var stopped: CheckedContinuation<Void, Never>?
@@ -103,17 +105,20 @@ final class APNsConnection: Sendable {
 
     func submit(_ submission: Submission) {
         outstanding.add(1, ordering: .relaxed)
-        let (accepted, first) = inbox.withLock { inbox -> (Bool, Bool) in
+        let (accepted, mustWake) = inbox.withLock { inbox -> (Bool, Bool) in
             guard !inbox.stopping else { return (false, false) }
             inbox.submissions.append(submission)
-            return (true, inbox.submissions.count == 1)
+            // Under load the thread is busy and picks new work up on its next turn: wake it only when asleep.
+            let mustWake = inbox.sleeping
+            inbox.sleeping = false
+            return (true, mustWake)
         }
         guard accepted else {
             outstanding.subtract(1, ordering: .relaxed)
             submission.continuation.resume(returning: .failed(.shutDown))
             return
         }
-        if first { wake() }
+        if mustWake { wake() }
     }
 
     func cancel(_ ticket: Ticket) {
@@ -122,6 +127,21 @@ final class APNsConnection: Sendable {
     }
 
     /// Everything callers handed in since the last call.
+    /// Marks the thread as about to block in `poll`, unless work is already waiting.
+    /// - Returns: Whether the thread may block (nothing is waiting in the inbox).
+    func prepareToSleep() -> Bool {
+        inbox.withLock { inbox in
+            let idle = inbox.submissions.isEmpty && inbox.cancellations.isEmpty && !inbox.stopping
+            inbox.sleeping = idle
+            return idle
+        }
+    }
+
+    /// The thread is back from `poll`; submitters need not wake it until it sleeps again.
+    func awake() {
+        inbox.withLock { $0.sleeping = false }
+    }
+
     func takeInbox() -> (submissions: [Submission], cancellations: [Ticket], stopping: Bool) {
         inbox.withLock { inbox in
             defer {

@@ -191,12 +191,23 @@ final class HTTP2Session {
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard streams[streamID] != nil else { return }
         if name.elementsEqual(":status".utf8) {
-            streams[streamID]?.status = Int(String(decoding: value, as: UTF8.self))
+            streams[streamID]?.status = Self.parseStatus(value)
         } else if name.elementsEqual("apns-id".utf8) {
             streams[streamID]?.apnsID = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("apns-unique-id".utf8) {
             streams[streamID]?.uniqueID = String(decoding: value, as: UTF8.self)
         }
+    }
+
+    /// `:status` is three digits; parsed without building a String for every response.
+    private static func parseStatus(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard value.count == 3 else { return nil }
+        var status = 0
+        for digit in value {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            status = status * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return status
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {

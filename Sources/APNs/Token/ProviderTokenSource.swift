@@ -8,6 +8,14 @@ public struct ProviderToken: Sendable, Equatable {
     /// The compact JWT, sent as `authorization: bearer <jwt>`. Never log it.
     public let jwt: String
     public let issuedAt: Date
+    /// The `authorization` header value, built once rather than per request.
+    let authorization: String
+
+    init(jwt: String, issuedAt: Date) {
+        self.jwt = jwt
+        self.issuedAt = issuedAt
+        authorization = "bearer " + jwt
+    }
 }
 
 /// Why no provider token could be made.

@@ -17,13 +17,14 @@ struct MockHarness {
     /// Starts a mock trusting a fresh key.
     static func start(
         applicationProtocols: [String] = ["h2"], serverNames: [String] = ["localhost", "127.0.0.1"],
-        now: @escaping @Sendable () -> Date = { Date() }
+        streamLimit: Int = 1000, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> MockHarness {
         let key = TestSigningKey.generate()
         let mock = try APNsMockServer(
             configuration: APNsMockConfiguration(
                 teamID: teamID, keys: [key.keyID: key.publicKeyPEM], bundleIDs: [bundleID],
-                applicationProtocols: applicationProtocols, serverNames: serverNames, now: now))
+                applicationProtocols: applicationProtocols, raisedMaxConcurrentStreams: streamLimit,
+                serverNames: serverNames, now: now))
         try await mock.start()
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-mock-ca-\(UUID()).pem").path
         try mock.certificateAuthority.writeCACertificate(to: caFile)
