@@ -63,6 +63,7 @@ let foundationTargets: [Target] = [
     .executableTarget(
         name: "herald",
         dependencies: [
+            "APNs",
             "HeraldCore",
             "LocalServices",
             "Postgres",
@@ -95,7 +96,52 @@ let foundationTargets: [Target] = [
 
 // MARK: - APNs client and apns-mock
 
-let apnsTargets: [Target] = []
+let apnsTargets: [Target] = [
+    .target(
+        name: "APNs",
+        dependencies: [
+            "CNghttp2",
+            "Cryptography",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .target(
+        name: "APNsMock",
+        dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "apns-mock",
+        dependencies: [
+            "APNsMock",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "APNsTests",
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            "Cryptography",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
 
 // MARK: - MailNotifier
 
@@ -146,7 +192,18 @@ let benchmarkTargets: [Target] =
             ],
             path: "Benchmarks/PostgresBulkWrite",
             swiftSettings: strictSettings
-        )
+        ),
+        .executableTarget(
+            name: "apns-bench",
+            dependencies: [
+                "APNs",
+                "APNsMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/APNsThroughput",
+            swiftSettings: strictSettings
+        ),
     ]
 
 let package = Package(
@@ -160,6 +217,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.0.0"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]

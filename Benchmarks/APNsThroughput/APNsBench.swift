@@ -1,0 +1,121 @@
+import APNs
+import APNsMock
+import ArgumentParser
+import Cryptography
+import Foundation
+import Logging
+
+/// Sends N pushes over C connections to `apns-mock` (in-process, or a running one with `--port`) and
+/// prints pushes per second and latency percentiles.
+@main
+struct APNsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-bench", abstract: "Measure Herald's APNs client against apns-mock.")
+
+    @Option(help: "Pushes to send (after the warm-up).") var requests = 100_000
+    @Option(help: "HTTP/2 connections.") var connections = 2
+    @Option(help: "Pushes awaiting an answer at once, across all connections.") var inFlight = 2_000
+    @Option(help: "Pushes sent first and not measured.") var warmup = 2_000
+    @Option(help: "Port of a running apns-mock; omit to start one in this process.") var port: Int?
+    @Option(help: "Host of the running apns-mock.") var host = "127.0.0.1"
+    @Option(help: "CA file of the running apns-mock.") var caFile: String?
+    @Option(help: ".p8 key the running apns-mock trusts.") var keyFile: String?
+    @Option(help: "Key id the running apns-mock trusts.") var keyID = "BENCHKEY01"
+    @Option(help: "Team id the running apns-mock trusts.") var teamID = "TEAM123456"
+    @Option(help: "Topic.") var bundleID = "com.example.herald"
+    @Option(help: "JSON payload file (default: the seed's example payload).") var payload: String?
+    @Flag(help: "Print a provider token for --key-file and exit (for h2load).") var printToken = false
+
+    static let devicePath = String(repeating: "ab", count: 32)
+
+    func run() async throws {
+        var logger = Logger(label: "apns-bench")
+        logger.logLevel = .warning
+        if printToken {
+            guard let keyFile else { throw ValidationError("--print-token needs --key-file") }
+            let source = ProviderTokenSource(
+                key: try P256PrivateKey(contentsOfFile: keyFile), keyID: keyID, teamID: teamID, logger: logger)
+            print(try source.currentToken().jwt)
+            return
+        }
+        let (endpoint, trust, key, mock) = try await target()
+        let payloadJSON = try payload.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Self.seedPayload
+        let tokens = ProviderTokenSource(key: key, keyID: keyID, teamID: teamID, logger: logger)
+        let pool = try APNsConnectionPool(
+            configuration: APNsClientConfiguration(
+                endpoint: endpoint, connectionCount: connections, requestTimeout: .seconds(60),
+                tls: TLSClientConfiguration(additionalCAFile: trust)),
+            tokens: tokens, logger: logger)
+        let runner = Task { await pool.run() }
+        let token = DeviceToken(hex: Self.devicePath)!
+        let makeRequest: @Sendable () throws -> PushRequest = { [bundleID] in
+            try PushRequest(deviceToken: token, bundleID: bundleID, pushType: .alert, payloadJSON: payloadJSON)
+        }
+        _ = try await Self.send(warmup, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
+        let started = ContinuousClock.now
+        let (latencies, failures) = try await Self.send(requests, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
+        let elapsed = ContinuousClock.now - started
+        runner.cancel()
+        await runner.value
+        try await mock?.stop()
+
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        print(
+            String(
+                format: "herald client: %d pushes over %d connections in %.2f s = %.0f pushes/s; latency p50 %.2f ms, p99 %.2f ms; failures %d",
+                requests, connections, seconds, Double(requests) / seconds, percentile(0.50), percentile(0.99), failures))
+    }
+
+    /// Sends `count` pushes keeping `inFlight` outstanding; returns latencies (ms) and the failure count.
+    static func send(
+        _ count: Int, inFlight: Int, pool: APNsConnectionPool, makeRequest: @escaping @Sendable () throws -> PushRequest
+    ) async throws -> ([Double], Int) {
+        try await withThrowingTaskGroup(of: (Double, Bool).self) { group in
+            var latencies: [Double] = []
+            latencies.reserveCapacity(count)
+            var failures = 0
+            var started = 0
+            func startOne() {
+                started += 1
+                group.addTask {
+                    let request = try makeRequest()
+                    let begin = ContinuousClock.now
+                    let result = try await pool.send(request)
+                    let latency = ContinuousClock.now - begin
+                    let ms = Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
+                    if case .accepted = result { return (ms, true) }
+                    return (ms, false)
+                }
+            }
+            while started < min(inFlight, count) { startOne() }
+            while let (latency, accepted) = try await group.next() {
+                latencies.append(latency)
+                if !accepted { failures += 1 }
+                if started < count { startOne() }
+            }
+            return (latencies, failures)
+        }
+    }
+
+    private func target() async throws -> (APNsEndpoint, String?, P256PrivateKey, APNsMockServer?) {
+        if let port {
+            guard let keyFile else { throw ValidationError("--port needs --key-file (and --ca-file)") }
+            return (APNsEndpoint(host: host, port: port), caFile, try P256PrivateKey(contentsOfFile: keyFile), nil)
+        }
+        let key = TestSigningKey.generate(keyID: keyID)
+        let mock = try APNsMockServer(
+            configuration: APNsMockConfiguration(
+                teamID: teamID, keys: [keyID: key.publicKeyPEM], recordsRequests: false))
+        try await mock.start()
+        let caPath = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-ca-\(UUID()).pem").path
+        try mock.certificateAuthority.writeCACertificate(to: caPath)
+        return (APNsEndpoint(host: "127.0.0.1", port: mock.port), caPath, try P256PrivateKey(pem: key.privateKeyPEM), mock)
+    }
+
+    /// Seed 004 §9.3's example payload.
+    static let seedPayload = Data(
+        #"{"actionUrl":"feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000","aps":{"alert":{"body":"Feature request: Dark mode support","title":"New Feedback"},"badge":1,"mutable-content":1,"sound":"default"},"feedbackId":"550e8400-e29b-41d4-a716-446655440000","projectId":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","type":"new_feedback"}"#
+            .utf8)
+}

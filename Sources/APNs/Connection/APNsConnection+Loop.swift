@@ -1,0 +1,278 @@
+import Cryptography
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension APNsConnection {
+    /// The thread-confined half of a connection: socket, HTTP/2 session, state machine and waiting callers.
+    final class Loop: @unchecked Sendable {
+        private struct Link {
+            let tls: TLSClientConnection
+            let session: HTTP2Session
+            var output: [UInt8] = []
+            var written = 0
+        }
+
+        private struct Waiting {
+            let submission: Submission
+            var token: ProviderToken?
+        }
+
+        private let configuration: APNsClientConfiguration
+        private let tlsContext: TLSContext
+        private let tokens: ProviderTokenSource
+        private let logger: Logger
+        private let wakeDescriptor: Int32
+        private var machine: ConnectionStateMachine
+        private var waiting: [Ticket: Waiting] = [:]
+        private var link: Link?
+        private weak var owner: APNsConnection?
+        private static let tickInterval: Duration = .milliseconds(50)
+
+        init(
+            configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
+            logger: Logger, wakeDescriptor: Int32
+        ) {
+            self.configuration = configuration
+            self.tlsContext = tlsContext
+            self.tokens = tokens
+            self.logger = logger
+            self.wakeDescriptor = wakeDescriptor
+            var machineConfiguration = ConnectionStateMachine.Configuration()
+            machineConfiguration.pingInterval = configuration.pingInterval
+            machine = ConnectionStateMachine(configuration: machineConfiguration)
+        }
+
+        func run(connection: APNsConnection) {
+            owner = connection
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var nextTick = ContinuousClock.now
+            while true {
+                let (submissions, cancellations, stopping) = connection.takeInbox()
+                var now = ContinuousClock.now
+                for submission in submissions {
+                    waiting[submission.ticket] = Waiting(submission: submission)
+                    perform(machine.enqueue(submission.ticket, deadline: now + configuration.requestTimeout))
+                }
+                for ticket in cancellations { perform(machine.cancel(ticket)) }
+                if stopping {
+                    perform(machine.shutdown())
+                    return
+                }
+                now = ContinuousClock.now
+                if now >= nextTick {
+                    perform(machine.tick(now: now))
+                    nextTick = now + Self.tickInterval
+                }
+                flush()
+                waitAndRead(into: &buffer, timeout: nextTick - ContinuousClock.now)
+            }
+        }
+
+        // MARK: Actions
+
+        private func perform(_ actions: [ConnectionStateMachine.Action]) {
+            for action in actions {
+                switch action {
+                case .connect: connect()
+                case .openStreams(let tickets): open(tickets)
+                case .resetStreams(let ids): for id in ids { link?.session.resetStream(id) }
+                case .fail(let tickets, let failure):
+                    for ticket in tickets { complete(ticket, with: .failed(failure)) }
+                case .sendPing:
+                    do {
+                        try link?.session.submitPing()
+                    } catch {
+                        logger.debug("ping not sent", metadata: ["error": "\(error)"])
+                    }
+                case .closeConnection: closeLink()
+                }
+            }
+        }
+
+        private func connect() {
+            let endpoint = configuration.endpoint
+            do {
+                let tls = try TLSClientConnection(
+                    host: endpoint.host, port: endpoint.port, context: tlsContext, timeout: configuration.connectTimeout)
+                let session = try HTTP2Session()
+                link = Link(tls: tls, session: session)
+                logger.debug("connected to APNs", metadata: ["apns.endpoint": "\(endpoint)"])
+                perform(machine.connectSucceeded(now: .now))
+            } catch {
+                logger.info(
+                    "cannot connect to APNs", metadata: ["apns.endpoint": "\(endpoint)", "error": "\(error)"])
+                perform(machine.connectFailed(.connectionFailed(String(describing: error)), now: .now))
+            }
+        }
+
+        private func open(_ tickets: [Ticket]) {
+            guard let session = link?.session else {
+                for ticket in tickets { machine.streamOpenFailed(ticket) }
+                return
+            }
+            let token: ProviderToken
+            do {
+                token = try tokens.currentToken()
+            } catch {
+                perform(machine.fail(tickets, as: .credentialsUnavailable(error.description)))
+                return
+            }
+            for ticket in tickets {
+                guard let request = waiting[ticket]?.submission.request else { continue }
+                do {
+                    let fields = request.headerFields(authority: configuration.endpoint.authority, bearerToken: token.jwt)
+                    let streamID = try session.submitRequest(fields, body: Array(request.payload))
+                    waiting[ticket]?.token = token
+                    machine.streamOpened(ticket, streamID: streamID)
+                } catch {
+                    perform(machine.fail([ticket], as: .protocolError(error.description)))
+                }
+            }
+        }
+
+        private func complete(_ ticket: Ticket, with result: PushResult) {
+            guard let entry = waiting.removeValue(forKey: ticket) else { return }
+            owner?.outstanding.subtract(1, ordering: .relaxed)
+            if case .rejected(let rejection) = result, rejection.reason == .expiredProviderToken, let token = entry.token {
+                tokens.reportExpired(token)
+            }
+            entry.submission.continuation.resume(returning: result)
+        }
+
+        private func closeLink() {
+            guard let current = link else { return }
+            current.session.terminate()
+            flush()
+            link = nil
+        }
+
+        // MARK: I/O
+
+        /// Writes everything nghttp2 has queued, as far as the socket takes it.
+        private func flush() {
+            // Taken out of `link` while writing so the output buffer is never copied on write.
+            guard var current = link.take() else { return }
+            do {
+                try current.session.drainOutput(into: &current.output)
+                while current.written < current.output.count {
+                    let result = try current.output.withUnsafeBytes { bytes in
+                        try current.tls.write(UnsafeRawBufferPointer(rebasing: bytes[current.written...]))
+                    }
+                    if case .transferred(let count) = result {
+                        current.written += count
+                    } else if result == .closed {
+                        throw TLSError.ioFailed("connection closed by APNs")
+                    } else {
+                        break
+                    }
+                }
+                if current.written == current.output.count {
+                    current.output.removeAll(keepingCapacity: true)
+                    current.written = 0
+                }
+                link = current
+            } catch {
+                link = current
+                lose(current, because: error)
+            }
+        }
+
+        private func waitAndRead(into buffer: inout [UInt8], timeout: Duration) {
+            var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+            if let current = link {
+                let events = Int16(POLLIN) | (current.output.isEmpty ? 0 : Int16(POLLOUT))
+                descriptors.append(pollfd(fd: current.tls.fileDescriptor, events: events, revents: 0))
+            }
+            let milliseconds = max(0, Int32(clamping: timeout.components.seconds * 1000
+                + timeout.components.attoseconds / 1_000_000_000_000_000))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            guard ready > 0 else { return }
+            if descriptors[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 256)
+                // Empties the wake-up pipe; EAGAIN just means it is already empty.
+                while Glibc.read(wakeDescriptor, &drain, drain.count) == drain.count {}
+            }
+            if descriptors.count > 1, descriptors[1].revents != 0 { readAvailable(into: &buffer) }
+        }
+
+        private func readAvailable(into buffer: inout [UInt8]) {
+            guard let current = link else { return }
+            do {
+                readLoop: while true {
+                    let result = try buffer.withUnsafeMutableBytes { bytes in
+                        try current.tls.read(into: bytes)
+                    }
+                    switch result {
+                    case .transferred(let count):
+                        machine.activity(now: .now)
+                        try buffer.withUnsafeBytes { bytes in
+                            try current.session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
+                        }
+                        handle(current.session.takeEvents())
+                        guard link != nil else { return }
+                    case .wantRead, .wantWrite:
+                        break readLoop
+                    case .closed:
+                        throw TLSError.ioFailed("connection closed by APNs")
+                    }
+                }
+                if let session = link?.session, !session.isAlive, let current = link {
+                    lose(current, because: TLSError.ioFailed("HTTP/2 session ended"))
+                }
+            } catch {
+                lose(current, because: error)
+            }
+        }
+
+        private func lose(_ lost: Link, because error: any Error) {
+            guard link.map({ $0.tls === lost.tls }) ?? true else { return }
+            logger.info("APNs connection lost", metadata: ["error": "\(error)"])
+            link = nil
+            perform(machine.connectionLost(now: .now))
+        }
+
+        // MARK: Server events
+
+        private func handle(_ events: [HTTP2Session.Event]) {
+            let now = ContinuousClock.now
+            for event in events {
+                switch event {
+                case .settings(let limit):
+                    perform(machine.settingsReceived(maxConcurrentStreams: limit))
+                case .goAway(let lastStreamID, let errorCode, let debugData):
+                    logger.info(
+                        "APNs sent GOAWAY",
+                        metadata: [
+                            "apns.last_stream_id": "\(lastStreamID)", "apns.error_code": "\(errorCode)",
+                            "apns.debug": "\(debugData)",
+                        ])
+                    perform(machine.goAwayReceived(lastStreamID: lastStreamID, now: now))
+                case .pingAcknowledged:
+                    machine.pingAcknowledged(now: now)
+                case .streamClosed(let streamID, let response, let errorCode):
+                    let outcome: ConnectionStateMachine.StreamOutcome
+                    if let response, errorCode == 0 {
+                        outcome = .responded(accepted: response.status == 200)
+                    } else if errorCode == 7 {  // REFUSED_STREAM: never processed, safe to resend.
+                        outcome = .refused
+                    } else {
+                        outcome = .reset
+                    }
+                    let (ticket, actions) = machine.streamClosed(streamID, outcome: outcome, now: now)
+                    if let ticket, let response, let entry = waiting[ticket] {
+                        let result = PushResult.parse(
+                            status: response.status, apnsIDHeader: response.apnsID, uniqueID: response.uniqueID,
+                            body: response.body, sentID: entry.submission.request.apnsID)
+                        complete(ticket, with: result)
+                    }
+                    perform(actions)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Cryptography
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One HTTP/2 connection to APNs, run by a dedicated thread under `poll` so that no blocking C call
+/// touches Swift's cooperative pool.
+///
+/// Callers hand in requests through a locked inbox and an `eventfd` wake-up; the thread alone owns
+/// the TLS connection, the nghttp2 session and the ``ConnectionStateMachine``, and carries out the
+/// machine's actions. Start with ``start()``; stop with ``stop()``.
+final class APNsConnection: Sendable {
+    typealias Ticket = ConnectionStateMachine.Ticket
+
+    struct Submission: Sendable {
+        let ticket: Ticket
+        let request: PushRequest
+        let continuation: CheckedContinuation<PushResult, Never>
+    }
+
+    private struct Inbox {
+        var submissions: [Submission] = []
+        var cancellations: [Ticket] = []
+        var stopping = false
+        var stopped: CheckedContinuation<Void, Never>?
+        var hasExited = false
+    }
+
+    let id: Int
+    /// Requests submitted and not yet answered; the pool balances on it.
+    let outstanding = Atomic<Int>(0)
+    private let inbox = Mutex(Inbox())
+    /// A non-blocking pipe: callers write a byte to wake the thread's `poll`.
+    private let wakePipe: (read: Int32, write: Int32)
+    private let loop: Mutex<Loop?>
+
+    init(
+        id: Int, configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
+        logger: Logger
+    ) {
+        self.id = id
+        var descriptors: [Int32] = [0, 0]
+        // pipe and fcntl fail only when the process is out of descriptors, which no request can fix.
+        precondition(pipe(&descriptors) == 0, "pipe failed: errno \(errno)")
+        for descriptor in descriptors {
+            precondition(fcntl(descriptor, F_SETFL, O_NONBLOCK) == 0, "fcntl failed: errno \(errno)")
+            precondition(fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0, "fcntl failed: errno \(errno)")
+        }
+        wakePipe = (descriptors[0], descriptors[1])
+        var logger = logger
+        logger[metadataKey: "apns.connection"] = "\(id)"
+        loop = Mutex(
+            Loop(
+                configuration: configuration, tlsContext: tlsContext, tokens: tokens, logger: logger,
+                wakeDescriptor: descriptors[0]))
+    }
+
+    deinit {
+        close(wakePipe.read)
+        close(wakePipe.write)
+    }
+
+    /// Starts the connection's thread. Connects lazily, on the first request.
+    func start() {
+        guard let loop = loop.withLock({ $0.take() }) else { return }
+        let thread = Thread { [self] in
+            loop.run(connection: self)
+            let waiter = inbox.withLock { inbox -> CheckedContinuation<Void, Never>? in
+                inbox.hasExited = true
+                return inbox.stopped.take()
+            }
+            waiter?.resume()
+        }
+        thread.name = "apns-connection-\(id)"
+        thread.start()
+    }
+
+    /// Fails every open request with ``TransportFailure/shutDown`` and ends the thread.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let exited = inbox.withLock { inbox -> Bool in
+                inbox.stopping = true
+                if inbox.hasExited { return true }
+                inbox.stopped = continuation
+                return false
+            }
+            if exited { continuation.resume() } else { wake() }
+        }
+    }
+
+    func submit(_ submission: Submission) {
+        outstanding.add(1, ordering: .relaxed)
+        let first = inbox.withLock { inbox -> Bool in
+            inbox.submissions.append(submission)
+            return inbox.submissions.count == 1
+        }
+        if first { wake() }
+    }
+
+    func cancel(_ ticket: Ticket) {
+        inbox.withLock { $0.cancellations.append(ticket) }
+        wake()
+    }
+
+    /// Everything callers handed in since the last call.
+    func takeInbox() -> (submissions: [Submission], cancellations: [Ticket], stopping: Bool) {
+        inbox.withLock { inbox in
+            defer {
+                inbox.submissions.removeAll(keepingCapacity: true)
+                inbox.cancellations.removeAll()
+            }
+            return (inbox.submissions, inbox.cancellations, inbox.stopping)
+        }
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        // A full pipe (EAGAIN) already holds unread wake-ups, which is all a wake-up needs.
+        _ = Glibc.write(wakePipe.write, &byte, 1)
+    }
+}

@@ -1,0 +1,311 @@
+/// The life of one APNs connection as pure state: events in, actions out, no I/O and no clock.
+///
+/// Requests are opaque tickets with deadlines. The machine decides when to connect, how many streams
+/// to open (the server's `SETTINGS_MAX_CONCURRENT_STREAMS`, starting at one as APNs does), what to
+/// resend after a GOAWAY, a refused stream or a dropped connection (at-least-once, same `apns-id`),
+/// when a request has waited too long, when to ping and how long to back off before reconnecting.
+struct ConnectionStateMachine: Sendable {
+    typealias Ticket = UInt64
+    typealias Instant = ContinuousClock.Instant
+
+    struct Configuration: Sendable, Equatable {
+        /// Ping after this long without traffic.
+        var pingInterval: Duration = .seconds(60)
+        /// Declare the connection dead when a ping goes unanswered this long.
+        var pingTimeout: Duration = .seconds(10)
+        /// First reconnect delay after a failure; doubles per consecutive failure.
+        var backoffBase: Duration = .milliseconds(100)
+        var backoffLimit: Duration = .seconds(30)
+        /// Streams allowed before the server's SETTINGS say otherwise.
+        var initialStreamLimit = 1
+        /// Used when the server sets no limit.
+        var unlimitedStreamCap = 1000
+    }
+
+    enum Action: Equatable, Sendable {
+        /// Open a TLS + HTTP/2 connection.
+        case connect
+        /// Submit these requests as new streams; report each with ``streamOpened(_:streamID:)``.
+        case openStreams([Ticket])
+        /// Cancel these streams (their callers already have an answer).
+        case resetStreams([Int32])
+        /// Answer these callers with a failure.
+        case fail([Ticket], TransportFailure)
+        case sendPing
+        /// Close the connection (after GOAWAY drained, on shutdown, on a dead ping).
+        case closeConnection
+    }
+
+    /// How a stream ended.
+    enum StreamOutcome: Equatable, Sendable {
+        /// A full response arrived; `accepted` when it was a 200.
+        case responded(accepted: Bool)
+        /// The server refused the stream before processing it (REFUSED_STREAM, or above a GOAWAY's last id).
+        case refused
+        /// Reset or lost without a response: the outcome is unknown.
+        case reset
+    }
+
+    private enum State: Sendable, Equatable {
+        case idle
+        case connecting
+        case connected(Connected)
+        case waitingToReconnect(until: Instant)
+        case shutDown
+    }
+
+    private struct Connected: Sendable, Equatable {
+        var streamLimit: Int
+        var goingAway = false
+        var lastActivity: Instant
+        var pingSentAt: Instant?
+    }
+
+    let configuration: Configuration
+    private var state: State = .idle
+    private var pending = TicketQueue()
+    private var deadlines: [Ticket: Instant] = [:]
+    /// Tickets handed out in `openStreams` and not yet given a stream id.
+    private var opening: Set<Ticket> = []
+    private var streams: [Int32: Ticket] = [:]
+    private var consecutiveFailures = 0
+    /// No deadline falls before this instant, so `tick` can skip scanning until then.
+    private var nextDeadlineScan: Instant?
+
+    init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    var pendingCount: Int { pending.count }
+    var inFlightCount: Int { streams.count + opening.count }
+    var isShutDown: Bool { state == .shutDown }
+
+    // MARK: Requests
+
+    mutating func enqueue(_ ticket: Ticket, deadline: Instant) -> [Action] {
+        guard state != .shutDown else { return [.fail([ticket], .shutDown)] }
+        deadlines[ticket] = deadline
+        if nextDeadlineScan.map({ deadline < $0 }) ?? true { nextDeadlineScan = deadline }
+        pending.append(ticket)
+        switch state {
+        case .idle:
+            state = .connecting
+            return [.connect]
+        case .connected:
+            return openAvailable()
+        case .connecting, .waitingToReconnect, .shutDown:
+            return []
+        }
+    }
+
+    mutating func streamOpened(_ ticket: Ticket, streamID: Int32) {
+        guard opening.remove(ticket) != nil else { return }
+        streams[streamID] = ticket
+    }
+
+    /// The HTTP/2 layer could not submit the ticket (for example after a GOAWAY it had not yet told us of).
+    mutating func streamOpenFailed(_ ticket: Ticket) {
+        guard opening.remove(ticket) != nil else { return }
+        pending.prepend([ticket])
+    }
+
+    /// - Returns: The ticket whose caller gets the response (for ``StreamOutcome/responded(accepted:)``), and actions.
+    mutating func streamClosed(_ streamID: Int32, outcome: StreamOutcome, now: Instant) -> (
+        completed: Ticket?, actions: [Action]
+    ) {
+        guard let ticket = streams.removeValue(forKey: streamID) else { return (nil, drainIfGoingAway()) }
+        markActivity(now)
+        switch outcome {
+        case .responded(let accepted):
+            deadlines[ticket] = nil
+            if accepted { consecutiveFailures = 0 }
+            return (ticket, openAvailable() + drainIfGoingAway())
+        case .refused, .reset:
+            pending.prepend([ticket])
+            return (nil, openAvailable() + drainIfGoingAway())
+        }
+    }
+
+    /// The caller gave up (task cancelled).
+    mutating func cancel(_ ticket: Ticket) -> [Action] {
+        expire([ticket], as: .cancelled)
+    }
+
+    /// The requests cannot be sent at all (no provider token, a submit the HTTP/2 layer refused).
+    mutating func fail(_ tickets: [Ticket], as failure: TransportFailure) -> [Action] {
+        expire(tickets, as: failure)
+    }
+
+    // MARK: Connection
+
+    mutating func connectSucceeded(now: Instant) -> [Action] {
+        guard state == .connecting else { return [.closeConnection] }
+        state = .connected(Connected(streamLimit: configuration.initialStreamLimit, lastActivity: now))
+        return openAvailable()
+    }
+
+    /// Connecting failed: everyone waiting is told why (they may retry), and the next attempt waits.
+    mutating func connectFailed(_ failure: TransportFailure, now: Instant) -> [Action] {
+        guard state == .connecting else { return [] }
+        let waiting = Array(pending.all)
+        pending = TicketQueue()
+        for ticket in waiting { deadlines[ticket] = nil }
+        consecutiveFailures += 1
+        state = .waitingToReconnect(until: now + backoff())
+        return waiting.isEmpty ? [] : [.fail(waiting, failure)]
+    }
+
+    mutating func settingsReceived(maxConcurrentStreams: UInt32?) -> [Action] {
+        guard case .connected(var connected) = state else { return [] }
+        connected.streamLimit = maxConcurrentStreams.map { Int($0) } ?? configuration.unlimitedStreamCap
+        state = .connected(connected)
+        return openAvailable()
+    }
+
+    /// The server is closing: open nothing more; streams above `lastStreamID` were never processed and
+    /// are resent on a new connection; the rest complete here.
+    mutating func goAwayReceived(lastStreamID: Int32, now: Instant) -> [Action] {
+        guard case .connected(var connected) = state else { return [] }
+        connected.goingAway = true
+        connected.lastActivity = now
+        state = .connected(connected)
+        let unprocessed = streams.keys.filter { $0 > lastStreamID }.sorted()
+        pending.prepend(unprocessed.compactMap { streams.removeValue(forKey: $0) })
+        return drainIfGoingAway()
+    }
+
+    /// The connection dropped: every stream in flight has an unknown outcome and is resent.
+    mutating func connectionLost(now: Instant) -> [Action] {
+        switch state {
+        case .connected, .connecting: break
+        case .idle, .waitingToReconnect, .shutDown: return []
+        }
+        let inFlight = streams.sorted { $0.key < $1.key }.map(\.value) + opening.sorted()
+        streams = [:]
+        opening = []
+        pending.prepend(inFlight)
+        consecutiveFailures += 1
+        return reconnectOrIdle(now: now)
+    }
+
+    mutating func pingAcknowledged(now: Instant) {
+        guard case .connected(var connected) = state else { return }
+        connected.pingSentAt = nil
+        connected.lastActivity = now
+        state = .connected(connected)
+    }
+
+    /// Bytes arrived from the server.
+    mutating func activity(now: Instant) { markActivity(now) }
+
+    // MARK: Time
+
+    /// Expires requests past their deadline, pings an idle connection, gives up on an unanswered ping
+    /// and reconnects after a backoff.
+    mutating func tick(now: Instant) -> [Action] {
+        var actions: [Action] = []
+        if let scan = nextDeadlineScan, scan <= now {
+            let expired = deadlines.filter { $0.value <= now }.map(\.key).sorted()
+            if !expired.isEmpty { actions += expire(expired, as: .timedOut) }
+            nextDeadlineScan = deadlines.values.min()
+        }
+        switch state {
+        case .connected(var connected):
+            if let sentAt = connected.pingSentAt {
+                if now - sentAt >= configuration.pingTimeout {
+                    actions.append(.closeConnection)
+                    actions += connectionLost(now: now)
+                }
+            } else if now - connected.lastActivity >= configuration.pingInterval {
+                connected.pingSentAt = now
+                state = .connected(connected)
+                actions.append(.sendPing)
+            }
+        case .waitingToReconnect(let until) where now >= until:
+            if pending.isEmpty {
+                state = .idle
+            } else {
+                state = .connecting
+                actions.append(.connect)
+            }
+        default:
+            break
+        }
+        return actions
+    }
+
+    /// Fails every request and closes the connection.
+    mutating func shutdown() -> [Action] {
+        let everyone = (streams.sorted { $0.key < $1.key }.map(\.value) + opening.sorted() + Array(pending.all))
+        let wasConnected = if case .connected = state { true } else { false }
+        streams = [:]
+        opening = []
+        pending = TicketQueue()
+        deadlines = [:]
+        state = .shutDown
+        var actions: [Action] = everyone.isEmpty ? [] : [.fail(everyone, .shutDown)]
+        if wasConnected { actions.append(.closeConnection) }
+        return actions
+    }
+
+    // MARK: Helpers
+
+    private mutating func expire(_ tickets: [Ticket], as failure: TransportFailure) -> [Action] {
+        let wanted = Set(tickets.filter { deadlines[$0] != nil || opening.contains($0) })
+        guard !wanted.isEmpty else { return [] }
+        for ticket in wanted { deadlines[ticket] = nil }
+        let streamIDs = streams.filter { wanted.contains($0.value) }.map(\.key).sorted()
+        for id in streamIDs { streams[id] = nil }
+        opening.subtract(wanted)
+        _ = pending.removeAll { wanted.contains($0) }
+        var actions: [Action] = []
+        if !streamIDs.isEmpty { actions.append(.resetStreams(streamIDs)) }
+        actions.append(.fail(tickets.filter(wanted.contains), failure))
+        return actions + openAvailable() + drainIfGoingAway()
+    }
+
+    private mutating func openAvailable() -> [Action] {
+        guard case .connected(let connected) = state, !connected.goingAway else { return [] }
+        var room = connected.streamLimit - streams.count - opening.count
+        var tickets: [Ticket] = []
+        while room > 0, let ticket = pending.popFirst() {
+            tickets.append(ticket)
+            opening.insert(ticket)
+            room -= 1
+        }
+        return tickets.isEmpty ? [] : [.openStreams(tickets)]
+    }
+
+    /// After a GOAWAY, once the last processed stream is answered: close, and reconnect for any resends.
+    private mutating func drainIfGoingAway() -> [Action] {
+        guard case .connected(let connected) = state, connected.goingAway, streams.isEmpty, opening.isEmpty
+        else { return [] }
+        state = pending.isEmpty ? .idle : .connecting
+        return pending.isEmpty ? [.closeConnection] : [.closeConnection, .connect]
+    }
+
+    private mutating func reconnectOrIdle(now: Instant) -> [Action] {
+        if pending.isEmpty {
+            state = .idle
+            return []
+        }
+        // The first loss reconnects at once; repeated losses back off.
+        if consecutiveFailures <= 1 {
+            state = .connecting
+            return [.connect]
+        }
+        state = .waitingToReconnect(until: now + backoff())
+        return []
+    }
+
+    private func backoff() -> Duration {
+        let exponent = min(max(consecutiveFailures - 1, 0), 20)
+        return min(configuration.backoffBase * (1 << exponent), configuration.backoffLimit)
+    }
+
+    private mutating func markActivity(_ now: Instant) {
+        guard case .connected(var connected) = state else { return }
+        connected.lastActivity = now
+        state = .connected(connected)
+    }
+}

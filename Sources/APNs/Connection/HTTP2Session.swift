@@ -1,0 +1,268 @@
+internal import CNghttp2
+
+/// A client-side `nghttp2_session` driven through memory buffers (`mem_recv`/`mem_send`); owns the
+/// session and frees it in `deinit`.
+///
+/// nghttp2 sessions are single-threaded: one ``APNsConnection`` thread owns this object. Callbacks
+/// reach it through `user_data` as an unretained reference, sound because the session never outlives
+/// this object. Callbacks only record ``Event``s; the owner handles them after each call returns.
+final class HTTP2Session {
+    /// Something the server said, in arrival order.
+    enum Event: Equatable {
+        case settings(maxConcurrentStreams: UInt32?)
+        case goAway(lastStreamID: Int32, errorCode: UInt32, debugData: String)
+        case pingAcknowledged
+        case streamClosed(streamID: Int32, response: Response?, errorCode: UInt32)
+    }
+
+    /// A complete response on one stream.
+    struct Response: Equatable {
+        var status: Int
+        var apnsID: String?
+        var uniqueID: String?
+        var body: [UInt8]
+    }
+
+    private struct Stream {
+        var requestBody: [UInt8]
+        var bodyOffset = 0
+        var status: Int?
+        var apnsID: String?
+        var uniqueID: String?
+        var responseBody: [UInt8] = []
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let function: String
+        let code: Int
+
+        var description: String { "\(function): \(String(cString: nghttp2_strerror(Int32(clamping: code))))" }
+    }
+
+    private var session: OpaquePointer?
+    private var streams: [Int32: Stream] = [:]
+    private(set) var events: [Event] = []
+
+    /// Creates the session and queues the client preface with SETTINGS (no server push, a large window).
+    init() throws(Failure) {
+        var callbacks: OpaquePointer?
+        try Self.check(nghttp2_session_callbacks_new(&callbacks), "nghttp2_session_callbacks_new")
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, onFrameReceived)
+        nghttp2_session_callbacks_set_on_header_callback(callbacks, onHeader)
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks, onDataChunk)
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, onStreamClose)
+
+        var option: OpaquePointer?
+        try Self.check(nghttp2_option_new(&option), "nghttp2_option_new")
+        defer { nghttp2_option_del(option) }
+        // APNs allows a single stream until a request succeeds; never assume nghttp2's default of 100.
+        nghttp2_option_set_peer_max_concurrent_streams(option, 1)
+
+        var created: OpaquePointer?
+        // Unretained: `self` owns the session and deletes it in deinit, so user_data never dangles.
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        try Self.check(nghttp2_session_client_new2(&created, callbacks, userData, option), "nghttp2_session_client_new2")
+        session = created
+
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
+        ]
+        try Self.check(
+            nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count),
+            "nghttp2_submit_settings")
+        try Self.check(
+            nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 24),
+            "nghttp2_session_set_local_window_size")
+    }
+
+    deinit { nghttp2_session_del(session) }
+
+    /// Submits a POST with `fields` and `body`; returns its stream id.
+    /// - Throws: ``Failure`` when nghttp2 refuses (for example after GOAWAY).
+    func submitRequest(_ fields: [HeaderField], body: [UInt8]) throws(Failure) -> Int32 {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
+        for field in fields {
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(contentsOf: field.value.utf8)
+        }
+        let streamID = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var offset = 0
+            var headers: [nghttp2_nv] = []
+            headers.reserveCapacity(fields.count)
+            for field in fields {
+                let nameLength = field.name.utf8.count
+                let valueLength = field.value.utf8.count
+                let flags = field.neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue
+                headers.append(
+                    nghttp2_nv(
+                        name: buffer.baseAddress! + offset, value: buffer.baseAddress! + offset + nameLength,
+                        namelen: nameLength, valuelen: valueLength, flags: UInt8(flags)))
+                offset += nameLength + valueLength
+            }
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readBodyCallback)
+            // nghttp2 copies the header names and values during the call, so the buffer may go afterwards.
+            return nghttp2_submit_request(session, nil, headers, headers.count, &provider, nil)
+        }
+        guard streamID > 0 else { throw Failure(function: "nghttp2_submit_request", code: Int(streamID)) }
+        streams[streamID] = Stream(requestBody: body)
+        return streamID
+    }
+
+    /// Cancels a stream whose caller already has an answer.
+    func resetStream(_ streamID: Int32) {
+        // Fails only for an unknown or closed stream, which needs no reset.
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+    }
+
+    func submitPing() throws(Failure) {
+        try Self.check(nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil), "nghttp2_submit_ping")
+    }
+
+    /// Queues a GOAWAY so the server knows the client is leaving.
+    func terminate() {
+        // Fails only when the session is already terminating, which is the goal anyway.
+        _ = nghttp2_session_terminate_session(session, NGHTTP2_NO_ERROR.rawValue)
+    }
+
+    /// Feeds bytes from the server; events land in ``events``.
+    func receive(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        let consumed = nghttp2_session_mem_recv(session, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+        guard consumed >= 0 else { throw Failure(function: "nghttp2_session_mem_recv", code: consumed) }
+    }
+
+    /// Appends every frame nghttp2 wants to send to `output`.
+    func drainOutput(into output: inout [UInt8]) throws(Failure) {
+        while true {
+            var chunk: UnsafePointer<UInt8>?
+            let length = nghttp2_session_mem_send(session, &chunk)
+            guard length >= 0 else { throw Failure(function: "nghttp2_session_mem_send", code: length) }
+            guard length > 0, let chunk else { return }
+            output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
+        }
+    }
+
+    /// Whether the session still wants to talk; false once both sides are done (after GOAWAY).
+    var isAlive: Bool { nghttp2_session_want_read(session) != 0 || nghttp2_session_want_write(session) != 0 }
+
+    func takeEvents() -> [Event] {
+        defer { events.removeAll(keepingCapacity: true) }
+        return events
+    }
+
+    private static func check(_ code: Int32, _ function: String) throws(Failure) {
+        guard code == 0 else { throw Failure(function: function, code: Int(code)) }
+    }
+
+    // MARK: Callback targets
+
+    fileprivate func frameReceived(_ frame: UnsafePointer<nghttp2_frame>) {
+        let header = frame.pointee.hd
+        switch UInt32(header.type) {
+        case NGHTTP2_SETTINGS.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0:
+            let limit = nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
+            // nghttp2 reports "no limit" as 2^32 - 1.
+            events.append(.settings(maxConcurrentStreams: limit == UInt32.max ? nil : limit))
+        case NGHTTP2_GOAWAY.rawValue:
+            let goAway = frame.pointee.goaway
+            let debug =
+                goAway.opaque_data.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: goAway.opaque_data_len), as: UTF8.self)
+                } ?? ""
+            events.append(.goAway(lastStreamID: goAway.last_stream_id, errorCode: goAway.error_code, debugData: debug))
+        case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
+            events.append(.pingAcknowledged)
+        default:
+            break
+        }
+    }
+
+    fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        guard streams[streamID] != nil else { return }
+        if name.elementsEqual(":status".utf8) {
+            streams[streamID]?.status = Int(String(decoding: value, as: UTF8.self))
+        } else if name.elementsEqual("apns-id".utf8) {
+            streams[streamID]?.apnsID = String(decoding: value, as: UTF8.self)
+        } else if name.elementsEqual("apns-unique-id".utf8) {
+            streams[streamID]?.uniqueID = String(decoding: value, as: UTF8.self)
+        }
+    }
+
+    fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
+        // Error bodies are tiny JSON objects; cap what a misbehaving server can make us hold.
+        guard let count = streams[streamID]?.responseBody.count, count + data.count <= 64 * 1024 else { return }
+        streams[streamID]?.responseBody.append(contentsOf: data)
+    }
+
+    fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
+        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        let response = stream.status.map {
+            Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
+        }
+        events.append(.streamClosed(streamID: streamID, response: response, errorCode: errorCode))
+    }
+
+    /// Copies the next piece of a request body; sets EOF after the last byte.
+    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: inout UInt32) -> Int {
+        guard var stream = streams[streamID] else {
+            flags |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            return 0
+        }
+        let count = min(buffer.count, stream.requestBody.count - stream.bodyOffset)
+        stream.requestBody.withUnsafeBytes { body in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
+        }
+        stream.bodyOffset += count
+        if stream.bodyOffset == stream.requestBody.count {
+            flags |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            stream.requestBody = []
+            stream.bodyOffset = 0
+        }
+        streams[streamID] = stream
+        return count
+    }
+}
+
+// MARK: - C callbacks: recover the session from user_data, never trap on what the server sends.
+
+private func session(from userData: UnsafeMutableRawPointer?) -> HTTP2Session? {
+    userData.map { Unmanaged<HTTP2Session>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
+    guard let frame, let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    owner.frameReceived(frame)
+    return 0
+}
+
+private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
+    guard let frame, let name, let value, let owner = session(from: userData) else {
+        return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+    }
+    owner.header(
+        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+        value: UnsafeBufferPointer(start: value, count: valueLength))
+    return 0
+}
+
+private let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
+    guard let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    if let data { owner.dataChunk(streamID: streamID, UnsafeBufferPointer(start: data, count: length)) }
+    return 0
+}
+
+private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
+    guard let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    owner.streamClosed(streamID: streamID, errorCode: errorCode)
+    return 0
+}
+
+private let readBodyCallback: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
+    guard let buffer, let flags, let owner = session(from: userData) else {
+        return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
+    }
+    return owner.readBody(
+        streamID: streamID, into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
+}

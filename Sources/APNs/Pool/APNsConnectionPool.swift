@@ -1,0 +1,66 @@
+public import Cryptography
+public import Logging
+import Synchronization
+
+/// N connections to one APNs endpoint for one team, sharing one provider token; each request goes to
+/// the connection with the fewest unanswered requests.
+///
+/// Lifetime is Service-style: ``run()`` starts the connections and keeps them until its task is
+/// cancelled, then answers every open request with ``TransportFailure/shutDown``. Requests sent before
+/// `run()` starts wait for it. Use one pool per (environment, team).
+public final class APNsConnectionPool: PushTransport {
+    private let connections: [APNsConnection]
+    private let nextTicket = Atomic<UInt64>(0)
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - configuration: Endpoint, connection count, timeouts and trust.
+    ///   - tokens: The team's provider token, shared by every connection.
+    ///   - logger: Connection events are logged at info and below.
+    /// - Throws: ``TLSError`` when the TLS configuration is unusable (for example an unreadable CA file).
+    public init(configuration: APNsClientConfiguration, tokens: ProviderTokenSource, logger: Logger) throws(TLSError) {
+        let context = try TLSContext(configuration: configuration.tls)
+        connections = (0..<configuration.connectionCount).map {
+            APNsConnection(id: $0, configuration: configuration, tlsContext: context, tokens: tokens, logger: logger)
+        }
+        self.logger = logger
+    }
+
+    /// Runs the connections until the calling task is cancelled.
+    public func run() async {
+        for connection in connections { connection.start() }
+        logger.debug("APNs pool started", metadata: ["apns.connections": "\(connections.count)"])
+        while !Task.isCancelled {
+            // Sleep ends early, by throwing, when the task is cancelled.
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        for connection in connections { await connection.stop() }
+    }
+
+    public func send(_ request: PushRequest) async throws -> PushResult {
+        try Task.checkCancellation()
+        let ticket = nextTicket.add(1, ordering: .relaxed).newValue
+        let connection = leastBusyConnection(startingAt: Int(ticket % UInt64(connections.count)))
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                connection.submit(.init(ticket: ticket, request: request, continuation: continuation))
+            }
+        } onCancel: {
+            connection.cancel(ticket)
+        }
+    }
+
+    private func leastBusyConnection(startingAt start: Int) -> APNsConnection {
+        var best = connections[start]
+        var bestLoad = best.outstanding.load(ordering: .relaxed)
+        for offset in 1..<connections.count {
+            let candidate = connections[(start + offset) % connections.count]
+            let load = candidate.outstanding.load(ordering: .relaxed)
+            if load < bestLoad {
+                best = candidate
+                bestLoad = load
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,33 @@
+/// One HTTP/2 header field as sent, with whether HPACK must never index it.
+struct HeaderField: Equatable, Sendable {
+    let name: String
+    let value: String
+    let neverIndexed: Bool
+}
+
+extension PushRequest {
+    /// The request's pseudo-headers and APNs headers, in the order they are sent.
+    /// `:path` (holds the device token) and `authorization` are never indexed, so neither stays in
+    /// any HPACK table along the way.
+    func headerFields(authority: String, bearerToken: String) -> [HeaderField] {
+        var fields = [
+            HeaderField(name: ":method", value: "POST", neverIndexed: false),
+            HeaderField(name: ":scheme", value: "https", neverIndexed: false),
+            HeaderField(name: ":authority", value: authority, neverIndexed: false),
+            HeaderField(name: ":path", value: "/3/device/" + deviceToken.hex, neverIndexed: true),
+            HeaderField(name: "authorization", value: "bearer " + bearerToken, neverIndexed: true),
+            HeaderField(name: "apns-push-type", value: pushType.headerValue, neverIndexed: false),
+            HeaderField(name: "apns-topic", value: topic, neverIndexed: false),
+            HeaderField(name: "apns-priority", value: String(priority.rawValue), neverIndexed: false),
+            HeaderField(name: "apns-id", value: apnsID.description, neverIndexed: false),
+            HeaderField(name: "content-length", value: String(payload.count), neverIndexed: false),
+        ]
+        if let expiration {
+            fields.append(HeaderField(name: "apns-expiration", value: expiration.headerValue, neverIndexed: false))
+        }
+        if let collapseID {
+            fields.append(HeaderField(name: "apns-collapse-id", value: collapseID.value, neverIndexed: false))
+        }
+        return fields
+    }
+}

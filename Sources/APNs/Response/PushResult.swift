@@ -1,0 +1,97 @@
+public import Foundation
+
+/// What happened to one push.
+public enum PushResult: Hashable, Sendable, CustomStringConvertible {
+    /// Apple accepted the push (200).
+    case accepted(PushReceipt)
+    /// Apple refused the push with a status and reason.
+    case rejected(PushRejection)
+    /// No answer from Apple (timeout, connection failure, shutdown, cancellation).
+    case failed(TransportFailure)
+
+    /// Whether sending the same push again later may succeed (with backoff for 429 and 5xx).
+    public var isRetryable: Bool {
+        switch self {
+        case .accepted: false
+        case .rejected(let rejection): rejection.reason.consequence == .retryLater
+        case .failed(let failure): failure != .cancelled
+        }
+    }
+
+    /// Whether the device token is dead and its device should be deactivated.
+    public var isDeviceTokenDead: Bool {
+        if case .rejected(let rejection) = self { rejection.reason.consequence == .deactivateDevice } else { false }
+    }
+
+    /// Whether Herald's credentials or configuration are at fault (key, team, topic, environment).
+    public var isCredentialProblem: Bool {
+        if case .rejected(let rejection) = self { rejection.reason.consequence == .fixConfiguration } else { false }
+    }
+
+    public var description: String {
+        switch self {
+        case .accepted(let receipt): "accepted apns-id \(receipt.apnsID)"
+        case .rejected(let rejection): rejection.description
+        case .failed(let failure): "not delivered: \(failure)"
+        }
+    }
+}
+
+/// Apple's acceptance of a push.
+public struct PushReceipt: Hashable, Sendable {
+    public let apnsID: APNsID
+    /// `apns-unique-id`, sent by the sandbox to look the push up in the console.
+    public let uniqueID: String?
+
+    public init(apnsID: APNsID, uniqueID: String?) {
+        self.apnsID = apnsID
+        self.uniqueID = uniqueID
+    }
+}
+
+/// Apple's refusal of a push.
+public struct PushRejection: Hashable, Sendable, CustomStringConvertible {
+    public let status: Int
+    public let reason: APNsReason
+    public let apnsID: APNsID?
+    /// For 410: when Apple last knew the token was valid.
+    public let timestamp: Date?
+
+    public init(status: Int, reason: APNsReason, apnsID: APNsID?, timestamp: Date?) {
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.timestamp = timestamp
+    }
+
+    public var description: String {
+        "rejected \(status) \(reason.name)" + (apnsID.map { " apns-id \($0)" } ?? "")
+    }
+}
+
+/// Why Apple gave no answer.
+public enum TransportFailure: Hashable, Sendable, CustomStringConvertible {
+    /// No answer within the request timeout.
+    case timedOut
+    /// The caller cancelled the send.
+    case cancelled
+    /// The client stopped before an answer came.
+    case shutDown
+    /// No connection could be made (DNS, TCP, TLS, certificate, ALPN); the text says which.
+    case connectionFailed(String)
+    /// The provider token could not be made (key problem); the text says which.
+    case credentialsUnavailable(String)
+    /// HTTP/2 failed in a way the peer caused.
+    case protocolError(String)
+
+    public var description: String {
+        switch self {
+        case .timedOut: "timed out waiting for APNs"
+        case .cancelled: "cancelled"
+        case .shutDown: "APNs client shut down"
+        case .connectionFailed(let detail): "connection failed: \(detail)"
+        case .credentialsUnavailable(let detail): "provider token unavailable: \(detail)"
+        case .protocolError(let detail): "HTTP/2 error: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,17 @@
+public import Cryptography
+public import Logging
+
+extension APNsSettings {
+    /// The pool configuration for one environment.
+    public func clientConfiguration(for environment: APNsEnvironment) -> APNsClientConfiguration {
+        APNsClientConfiguration(
+            endpoint: endpoint(for: environment), connectionCount: connections,
+            tls: TLSClientConfiguration(additionalCAFile: caFile))
+    }
+
+    /// Loads the `.p8` key and makes the team's shared provider token source.
+    /// - Throws: ``KeyError`` when the key file is missing or not a P-256 key.
+    public func makeTokenSource(logger: Logger) throws(KeyError) -> ProviderTokenSource {
+        ProviderTokenSource(key: try P256PrivateKey(contentsOfFile: keyPath), keyID: keyID, teamID: teamID, logger: logger)
+    }
+}

@@ -1,0 +1,169 @@
+public import Foundation
+
+/// Herald's APNs settings: the signing key, team, app, environments and where each environment's
+/// server is. Read from the environment (seed 004 §12.2 names plus `HERALD_APNS_*`), with command-line
+/// flags overriding them.
+///
+/// | Variable | Flag | Default |
+/// |---|---|---|
+/// | `APNS_KEY_ID` | `--apns-key-id` | required |
+/// | `APNS_TEAM_ID` | `--apns-team-id` | required |
+/// | `APNS_KEY_PATH` | `--apns-key-path` | required |
+/// | `APNS_BUNDLE_ID` | `--apns-bundle-id` | none (then `--topic` is needed) |
+/// | `APNS_PRODUCTION` | `--apns-production` / `--no-apns-production` | `false` (sandbox) |
+/// | `HERALD_APNS_HOST` | `--apns-host` | Apple's host per environment |
+/// | `HERALD_APNS_PORT` | `--apns-port` | 443 |
+/// | `HERALD_APNS_SANDBOX_URL` | `--apns-sandbox-url` | `https://api.sandbox.push.apple.com:443` |
+/// | `HERALD_APNS_PRODUCTION_URL` | `--apns-production-url` | `https://api.push.apple.com:443` |
+/// | `HERALD_APNS_CA_FILE` | `--apns-ca-file` | none (system trust store only) |
+/// | `HERALD_APNS_CONNECTIONS` | `--apns-connections` | 2 |
+public struct APNsSettings: Sendable, Equatable {
+    public var keyID: String
+    public var teamID: String
+    public var keyPath: String
+    public var bundleID: String?
+    /// The environment for devices registered without one, and for `herald push`.
+    public var defaultEnvironment: APNsEnvironment
+    public var sandbox: APNsEndpoint
+    public var production: APNsEndpoint
+    /// An extra trusted CA file (for `apns-mock`).
+    public var caFile: String?
+    /// Connections per environment.
+    public var connections: Int
+
+    /// Values given as flags; each wins over its environment variable. Nil means "not given".
+    public struct Flags: Sendable, Equatable {
+        public var keyID: String?
+        public var teamID: String?
+        public var keyPath: String?
+        public var bundleID: String?
+        public var production: Bool?
+        public var host: String?
+        public var port: Int?
+        public var sandboxURL: String?
+        public var productionURL: String?
+        public var caFile: String?
+        public var connections: Int?
+
+        public init(
+            keyID: String? = nil, teamID: String? = nil, keyPath: String? = nil, bundleID: String? = nil,
+            production: Bool? = nil, host: String? = nil, port: Int? = nil, sandboxURL: String? = nil,
+            productionURL: String? = nil, caFile: String? = nil, connections: Int? = nil
+        ) {
+            self.keyID = keyID
+            self.teamID = teamID
+            self.keyPath = keyPath
+            self.bundleID = bundleID
+            self.production = production
+            self.host = host
+            self.port = port
+            self.sandboxURL = sandboxURL
+            self.productionURL = productionURL
+            self.caFile = caFile
+            self.connections = connections
+        }
+    }
+
+    /// Resolves `flag ?? environment ?? default` for every setting.
+    /// - Parameters:
+    ///   - environment: The process environment (pass `ProcessInfo.processInfo.environment`; tests pass a dictionary).
+    ///   - flags: Command-line values.
+    /// - Throws: ``APNsSettingsError`` naming the setting that is missing or malformed.
+    public static func resolve(environment: [String: String], flags: Flags) throws(APNsSettingsError) -> APNsSettings {
+        func value(_ flag: String?, _ variable: String) -> String? {
+            if let flag, !flag.isEmpty { return flag }
+            if let text = environment[variable], !text.isEmpty { return text }
+            return nil
+        }
+        func required(_ flag: String?, _ variable: String, _ option: String) throws(APNsSettingsError) -> String {
+            guard let text = value(flag, variable) else { throw .missing(variable: variable, flag: option) }
+            return text
+        }
+        let production: Bool
+        if let flag = flags.production {
+            production = flag
+        } else if let text = environment["APNS_PRODUCTION"], !text.isEmpty {
+            guard let parsed = parseBool(text) else { throw .malformed(variable: "APNS_PRODUCTION", value: text) }
+            production = parsed
+        } else {
+            production = false
+        }
+        let connections: Int
+        if let flag = flags.connections {
+            connections = flag
+        } else if let text = environment["HERALD_APNS_CONNECTIONS"], !text.isEmpty {
+            guard let parsed = Int(text), parsed > 0 else {
+                throw .malformed(variable: "HERALD_APNS_CONNECTIONS", value: text)
+            }
+            connections = parsed
+        } else {
+            connections = 2
+        }
+        return APNsSettings(
+            keyID: try required(flags.keyID, "APNS_KEY_ID", "--apns-key-id"),
+            teamID: try required(flags.teamID, "APNS_TEAM_ID", "--apns-team-id"),
+            keyPath: try required(flags.keyPath, "APNS_KEY_PATH", "--apns-key-path"),
+            bundleID: value(flags.bundleID, "APNS_BUNDLE_ID"),
+            defaultEnvironment: production ? .production : .sandbox,
+            sandbox: try endpoint(for: .sandbox, environment: environment, flags: flags),
+            production: try endpoint(for: .production, environment: environment, flags: flags),
+            caFile: value(flags.caFile, "HERALD_APNS_CA_FILE"),
+            connections: max(1, connections))
+    }
+
+    /// The server for `environment`.
+    public func endpoint(for environment: APNsEnvironment) -> APNsEndpoint {
+        environment == .production ? production : sandbox
+    }
+
+    /// Flags beat the environment as a whole layer; inside a layer, an environment's own URL beats the
+    /// shared host and port.
+    private static func endpoint(
+        for target: APNsEnvironment, environment: [String: String], flags: Flags
+    ) throws(APNsSettingsError) -> APNsEndpoint {
+        let urlFlag = target == .production ? flags.productionURL : flags.sandboxURL
+        let urlVariable = target == .production ? "HERALD_APNS_PRODUCTION_URL" : "HERALD_APNS_SANDBOX_URL"
+        if let url = urlFlag, !url.isEmpty { return try parseURL(url, variable: urlVariable) }
+        if flags.host != nil || flags.port != nil {
+            return APNsEndpoint(host: flags.host ?? target.defaultHost, port: flags.port ?? 443)
+        }
+        if let url = environment[urlVariable], !url.isEmpty { return try parseURL(url, variable: urlVariable) }
+        let host = environment["HERALD_APNS_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        var port = 443
+        if let text = environment["HERALD_APNS_PORT"], !text.isEmpty {
+            guard let parsed = Int(text), (1...65535).contains(parsed) else {
+                throw .malformed(variable: "HERALD_APNS_PORT", value: text)
+            }
+            port = parsed
+        }
+        return APNsEndpoint(host: host ?? target.defaultHost, port: port)
+    }
+
+    private static func parseURL(_ text: String, variable: String) throws(APNsSettingsError) -> APNsEndpoint {
+        guard let components = URLComponents(string: text), components.scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { throw .malformed(variable: variable, value: text) }
+        return APNsEndpoint(host: host, port: components.port ?? 443)
+    }
+
+    private static func parseBool(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "1", "yes", "on": true
+        case "false", "0", "no", "off": false
+        default: nil
+        }
+    }
+}
+
+/// A missing or malformed APNs setting, named by its variable and flag.
+public enum APNsSettingsError: Error, Equatable, CustomStringConvertible, Sendable {
+    case missing(variable: String, flag: String)
+    case malformed(variable: String, value: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let variable, let flag): "\(variable) is not set (or pass \(flag))"
+        case .malformed(let variable, let value): "\(variable) has an invalid value \"\(value)\""
+        }
+    }
+}

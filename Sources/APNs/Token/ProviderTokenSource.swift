@@ -1,0 +1,91 @@
+public import Cryptography
+public import Foundation
+public import Logging
+import Synchronization
+
+/// A signed provider token and when it was issued.
+public struct ProviderToken: Sendable, Equatable {
+    /// The compact JWT, sent as `authorization: bearer <jwt>`. Never log it.
+    public let jwt: String
+    public let issuedAt: Date
+}
+
+/// Why no provider token could be made.
+public struct ProviderTokenError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// The one provider token of a signing key, shared by every connection of a team.
+///
+/// Signs `{"alg":"ES256","kid":KEY_ID}.{"iss":TEAM_ID,"iat":now}` and renews it following
+/// ``ProviderTokenPolicy``. Thread-safe.
+public final class ProviderTokenSource: Sendable {
+    private struct Claims: Encodable {
+        let iss: String
+        let iat: Int64
+    }
+
+    private let key: P256PrivateKey
+    private let keyID: String
+    private let teamID: String
+    private let clock: any WallClock
+    private let logger: Logger
+    private let state: Mutex<(policy: ProviderTokenState, token: ProviderToken?)>
+
+    /// - Parameters:
+    ///   - key: The `.p8` signing key.
+    ///   - keyID: Its 10-character key id (`kid`).
+    ///   - teamID: The Apple Developer team id (`iss`).
+    ///   - policy: Renewal timing; default renews after 50 minutes.
+    ///   - clock: Source of `iat`; inject one in tests.
+    ///   - logger: Receives the clock-skew warning.
+    public init(
+        key: P256PrivateKey, keyID: String, teamID: String, policy: ProviderTokenPolicy = ProviderTokenPolicy(),
+        clock: any WallClock = SystemWallClock(), logger: Logger
+    ) {
+        self.key = key
+        self.keyID = keyID
+        self.teamID = teamID
+        self.clock = clock
+        self.logger = logger
+        state = Mutex((ProviderTokenState(policy: policy), nil))
+    }
+
+    /// The current token, signing a new one first when it is due.
+    /// - Throws: ``ProviderTokenError`` if signing fails.
+    public func currentToken() throws(ProviderTokenError) -> ProviderToken {
+        let now = clock.now()
+        let result: Result<ProviderToken, ProviderTokenError> = state.withLock { state in
+            if let token = state.token, !state.policy.needsNewToken(at: now) { return .success(token) }
+            // Whole seconds: `iat` is an integer, and the age checks must use the same instant Apple sees.
+            let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+            do {
+                let jwt = try JWT.encode(
+                    Claims(iss: teamID, iat: Int64(issuedAt.timeIntervalSince1970)), key: .es256(key), keyID: keyID)
+                let token = ProviderToken(jwt: jwt, issuedAt: issuedAt)
+                state.token = token
+                state.policy.issued(at: issuedAt)
+                return .success(token)
+            } catch {
+                return .failure(ProviderTokenError(description: "cannot sign provider token: \(error)"))
+            }
+        }
+        return try result.get()
+    }
+
+    /// Handles Apple's `403 ExpiredProviderToken` for a request that carried `token`.
+    public func reportExpired(_ token: ProviderToken) {
+        let now = clock.now()
+        let decision = state.withLock { $0.policy.expiredReported(tokenIssuedAt: token.issuedAt, at: now) }
+        switch decision {
+        case .renew:
+            logger.info("APNs provider token expired; signing a new one", metadata: ["apns.key_id": "\(keyID)"])
+        case .alreadyRenewed:
+            break
+        case .clockSkewSuspected(let age):
+            logger.error(
+                "APNs says a provider token is expired although it is only \(age) old: this host's clock is probably wrong. Not renewing (Apple would answer TooManyProviderTokenUpdates); fix the clock.",
+                metadata: ["apns.key_id": "\(keyID)"])
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Synchronization
+
+/// The mock's shared, lock-protected state: records, counters, scripted answers and faults.
+final class MockState: Sendable {
+    struct Faults {
+        var goAwayAfterResponses: Int?
+        var dropAfterResponses: Int?
+        var responseDelay: Duration = .zero
+    }
+
+    /// What to do to a connection after a response.
+    enum Trigger: Equatable {
+        case none, goAway, drop
+    }
+
+    private struct Storage {
+        var records: [MockRecordedRequest] = []
+        var responses = 0
+        var scripts: [(prefix: String, verdict: MockVerdict)] = []
+        var faults = Faults()
+        var peakConcurrentStreams = 0
+        var connections = 0
+    }
+
+    private let storage = Mutex(Storage())
+    let recordsRequests: Bool
+
+    init(recordsRequests: Bool) { self.recordsRequests = recordsRequests }
+
+    func nextConnectionID() -> Int {
+        storage.withLock {
+            $0.connections += 1
+            return $0.connections
+        }
+    }
+
+    var connectionCount: Int { storage.withLock { $0.connections } }
+    var records: [MockRecordedRequest] { storage.withLock { $0.records } }
+    var responseCount: Int { storage.withLock { $0.responses } }
+    var peakConcurrentStreams: Int { storage.withLock { $0.peakConcurrentStreams } }
+    var responseDelay: Duration { storage.withLock { $0.faults.responseDelay } }
+
+    func observeConcurrentStreams(_ count: Int) {
+        storage.withLock { $0.peakConcurrentStreams = max($0.peakConcurrentStreams, count) }
+    }
+
+    func script(prefix: String, verdict: MockVerdict) {
+        storage.withLock { $0.scripts.append((prefix.lowercased(), verdict)) }
+    }
+
+    func scriptedVerdict(forDeviceToken token: Substring) -> MockVerdict? {
+        storage.withLock { storage in
+            guard !storage.scripts.isEmpty else { return nil }
+            let lowered = token.lowercased()
+            return storage.scripts.last { lowered.hasPrefix($0.prefix) }?.verdict
+        }
+    }
+
+    func updateFaults(_ update: (inout Faults) -> Void) { storage.withLock { update(&$0.faults) } }
+
+    /// Counts a response (and records its request); one-shot faults fire on the response that reaches them.
+    func responded(_ record: MockRecordedRequest?) -> Trigger {
+        storage.withLock { storage in
+            if let record { storage.records.append(record) }
+            storage.responses += 1
+            if let limit = storage.faults.goAwayAfterResponses, storage.responses >= limit {
+                storage.faults.goAwayAfterResponses = nil
+                return .goAway
+            }
+            if let limit = storage.faults.dropAfterResponses, storage.responses >= limit {
+                storage.faults.dropAfterResponses = nil
+                return .drop
+            }
+            return .none
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+
+/// Answers one HTTP/2 stream the way APNs would: collects headers and body, validates, replies.
+final class MockStreamHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame.FramePayload
+    typealias OutboundOut = HTTP2Frame.FramePayload
+
+    private let connection: MockConnection
+    private let state: MockState
+    private let validator: MockRequestValidator
+    private var head = MockRequestValidator.Head(headers: [], bodyCount: 0)
+    private var body: [UInt8] = []
+
+    init(connection: MockConnection, state: MockState, validator: MockRequestValidator) {
+        self.connection = connection
+        self.state = state
+        self.validator = validator
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .headers(let headers):
+            for (name, value, _) in headers.headers {
+                switch name {
+                case ":method": head.method = value
+                case ":path": head.path = value
+                case _ where name.hasPrefix(":"): break
+                default: head.headers.append((name, value))
+                }
+            }
+            if headers.endStream { respond(context: context) }
+        case .data(let data):
+            if case .byteBuffer(let buffer) = data.data {
+                head.bodyCount += buffer.readableBytes
+                if state.recordsRequests { body += buffer.readableBytesView }
+            }
+            if data.endStream { respond(context: context) }
+        default:
+            break
+        }
+    }
+
+    private func respond(context: ChannelHandlerContext) {
+        let streamID = (try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID)) ?? .rootStream
+        if connection.isBeyondGoAway(streamID) {
+            context.close(promise: nil)
+            return
+        }
+        var verdict = validator.verdict(for: head)
+        if case .accept = verdict, let path = head.path,
+            let scripted = state.scriptedVerdict(forDeviceToken: path.dropFirst("/3/device/".count))
+        {
+            verdict = scripted
+        }
+        if case .stall = verdict { return }
+        let answer = verdict
+        let delay = state.responseDelay
+        if delay > .zero {
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+            context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+                let (handler, context) = loopBound.value
+                handler.write(answer, streamID: streamID, context: context)
+            }
+        } else {
+            write(verdict, streamID: streamID, context: context)
+        }
+    }
+
+    private func write(_ verdict: MockVerdict, streamID: HTTP2StreamID, context: ChannelHandlerContext) {
+        var headers: HPACKHeaders
+        var payload: ByteBuffer?
+        switch verdict {
+        case .accept(let apnsID):
+            headers = [":status": "200", "apns-id": apnsID, "apns-unique-id": UUID().uuidString.lowercased()]
+            connection.requestAccepted()
+        case .reject(let status, let reason, let timestamp):
+            headers = [":status": String(status), "content-type": "application/json"]
+            if let id = head.value("apns-id") { headers.add(name: "apns-id", value: id.lowercased()) }
+            let json = timestamp.map { #"{"reason":"\#(reason)","timestamp":\#($0)}"# } ?? #"{"reason":"\#(reason)"}"#
+            payload = context.channel.allocator.buffer(string: json)
+        case .stall:
+            return
+        }
+        context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: payload == nil))), promise: nil)
+        if let payload { context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil) }
+        context.flush()
+        let record = state.recordsRequests
+            ? MockRecordedRequest(
+                connectionID: connection.id, streamID: Int(streamID), method: head.method, path: head.path,
+                headers: head.headers, body: body, verdict: verdict)
+            : nil
+        connection.apply(state.responded(record))
+    }
+}

@@ -1,0 +1,91 @@
+import APNs
+import APNsMock
+import Cryptography
+import Foundation
+import Logging
+import Synchronization
+
+/// A running `apns-mock` plus a pool of Herald's client pointed at it, over real TLS and HTTP/2.
+struct MockHarness {
+    static let teamID = "TEAM123456"
+    static let bundleID = "com.example.herald"
+
+    let key: TestSigningKey
+    let mock: APNsMockServer
+    let caFile: String
+
+    /// Starts a mock trusting a fresh key.
+    static func start(
+        applicationProtocols: [String] = ["h2"], serverNames: [String] = ["localhost", "127.0.0.1"],
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> MockHarness {
+        let key = TestSigningKey.generate()
+        let mock = try APNsMockServer(
+            configuration: APNsMockConfiguration(
+                teamID: teamID, keys: [key.keyID: key.publicKeyPEM], bundleIDs: [bundleID],
+                applicationProtocols: applicationProtocols, serverNames: serverNames, now: now))
+        try await mock.start()
+        let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-mock-ca-\(UUID()).pem").path
+        try mock.certificateAuthority.writeCACertificate(to: caFile)
+        return MockHarness(key: key, mock: mock, caFile: caFile)
+    }
+
+    func tokenSource(clock: any WallClock = SystemWallClock()) throws -> ProviderTokenSource {
+        try ProviderTokenSource(
+            key: P256PrivateKey(pem: key.privateKeyPEM), keyID: key.keyID, teamID: Self.teamID, clock: clock,
+            logger: Logger(label: "test"))
+    }
+
+    func configuration(
+        connections: Int = 1, requestTimeout: Duration = .seconds(20), trustMock: Bool = true, host: String = "127.0.0.1"
+    ) -> APNsClientConfiguration {
+        APNsClientConfiguration(
+            endpoint: APNsEndpoint(host: host, port: mock.port), connectionCount: connections,
+            requestTimeout: requestTimeout, connectTimeout: .seconds(5),
+            tls: TLSClientConfiguration(additionalCAFile: trustMock ? caFile : nil))
+    }
+
+    /// Runs `body` with a running pool; stops the pool and the mock afterwards.
+    func withPool<T: Sendable>(
+        _ configuration: APNsClientConfiguration, tokens: ProviderTokenSource? = nil,
+        _ body: (APNsConnectionPool) async throws -> T
+    ) async throws -> T {
+        let pool = try APNsConnectionPool(
+            configuration: configuration, tokens: tokens ?? tokenSource(), logger: Logger(label: "test"))
+        let runner = Task { await pool.run() }
+        defer { runner.cancel() }
+        let result = try await body(pool)
+        runner.cancel()
+        await runner.value
+        return result
+    }
+
+    func stop() async throws {
+        try await mock.stop()
+        try? FileManager.default.removeItem(atPath: caFile)
+    }
+
+    /// A valid 32-byte token, optionally starting with `prefix` (hex).
+    static func deviceToken(prefix: String = "", index: Int = 0) -> DeviceToken {
+        let suffix = String(format: "%016x", index)
+        let filler = String(repeating: "a", count: 64 - prefix.count - suffix.count)
+        return DeviceToken(hex: prefix + filler + suffix)!
+    }
+
+    static func alert(_ token: DeviceToken, id: APNsID = APNsID(), body: String = "Hello") throws -> PushRequest {
+        try PushRequest(
+            apnsID: id, deviceToken: token, bundleID: bundleID, pushType: .alert,
+            payload: Payload(aps: APS(alert: Alert(title: "Herald", body: body))))
+    }
+}
+
+/// A clock tests move by hand.
+final class ManualClock: WallClock {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date()) { current = Mutex(start) }
+
+    func now() -> Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+}
