@@ -64,6 +64,7 @@ public struct ExpansionLoop: Sendable {
                     timeout = min(timeout, .milliseconds(Int(wait * 1000)))
                 }
             } catch {
+                if Task.isCancelled { return }
                 logger.error("expanding notifications failed", metadata: ["error": "\(error)"])
             }
             await signal.wait(timeout: timeout)
