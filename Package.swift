@@ -248,13 +248,12 @@ let gatewayTargets: [Target] =
                 dependencies: [
                     "Cryptography",
                     "HeraldCore",
-                    "HeraldServer",
                     "LocalServices",
                     "Postgres",
-                    .product(name: "Hummingbird", package: "hummingbird"),
                     .product(name: "Logging", package: "swift-log"),
                 ],
                 path: "Benchmarks/GatewayAPI",
+                exclude: ["register.lua"],
                 swiftSettings: strictSettings
             )
         ])

@@ -81,3 +81,53 @@ import Testing
         #expect(try await keys.authenticate(created.secret) == nil)
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct RegistrationBatcherTests {
+    @Test func concurrentRegistrationsAreBatchedWithTheSameOutcomes() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let users = [try await db.user("a"), try await db.user("b")]
+        let batcher = RegistrationBatcher(store: db.devices, maximumBatches: 1, maximumBatchSize: 50)
+        let shared = PushToken(SecureToken.hex())!
+        // 200 distinct tokens, one token registered by both users, and an unknown user.
+        let outcomes = await withTaskGroup(of: Result<Bool, any Error>.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    let token = PushToken(SecureToken.hex())!
+                    let registration = DeviceRegistration(token: token, platform: .iOS, environment: .sandbox)
+                    return await Result(catching: {
+                        try await batcher.register(registration, for: users[index % 2]).created
+                    })
+                }
+            }
+            for user in users {
+                group.addTask {
+                    let registration = DeviceRegistration(token: shared, platform: .macOS, environment: .production)
+                    return await Result(catching: { try await batcher.register(registration, for: user).created })
+                }
+            }
+            group.addTask {
+                let registration = DeviceRegistration(
+                    token: PushToken(SecureToken.hex())!, platform: .iOS, environment: .sandbox)
+                return await Result(catching: {
+                    try await batcher.register(registration, for: ExternalID("ghost")!).created
+                })
+            }
+            return await group.reduce(into: [Result<Bool, any Error>]()) { $0.append($1) }
+        }
+        let created = outcomes.compactMap { try? $0.get() }
+        #expect(created.count == 202)
+        #expect(created.filter { $0 }.count == 201)  // the shared token is new once, then moves
+        #expect(
+            outcomes.filter {
+                if case .failure(let error) = $0 { (error as? DomainError)?.kind == .notFound } else { false }
+            }.count == 1)
+        #expect(try await db.client.query("SELECT count(*) FROM device_tokens").scalar(Int.self) == 201)
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

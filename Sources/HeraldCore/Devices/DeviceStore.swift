@@ -46,6 +46,40 @@ public struct DeviceStore: Sendable {
         return (try Self.decode(row), try row.decode(column: 11, as: Bool.self))
     }
 
+    /// Registers several tokens in one statement and one commit: what ``RegistrationBatcher`` sends under load.
+    /// The tokens must be distinct.
+    /// - Returns: each registered device and whether it was new, by token; tokens of unknown users are absent.
+    func register(batch: [(registration: DeviceRegistration, user: ExternalID)]) async throws -> [String: (
+        device: Device, created: Bool
+    )] {
+        // Optional text travels as "" (no valid value is empty) because the arrays are text[] of non-null elements.
+        let rows = try await client.query(
+            """
+            INSERT INTO device_tokens AS d (user_id, token, platform, environment, topic, app_version, os_version)
+            SELECT u.id, i.token, i.platform, i.environment, nullif(i.topic, ''), nullif(i.app_version, ''),
+                   nullif(i.os_version, '')
+            FROM unnest(\(batch.map(\.user.rawValue)), \(batch.map(\.registration.token.hex)),
+                        \(batch.map(\.registration.platform.rawValue)), \(batch.map(\.registration.environment.rawValue)),
+                        \(batch.map { $0.registration.topic ?? "" }), \(batch.map { $0.registration.appVersion ?? "" }),
+                        \(batch.map { $0.registration.osVersion ?? "" }))
+                AS i (user_external_id, token, platform, environment, topic, app_version, os_version)
+            JOIN users u ON u.external_id = i.user_external_id
+            ON CONFLICT (token) DO UPDATE
+            SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
+                topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
+                is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
+                updated_at = now()
+            RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted, d.token
+            """)
+        var result: [String: (device: Device, created: Bool)] = [:]
+        for row in rows {
+            result[try row.decode(column: 12, as: String.self)] = (
+                try Self.decode(row), try row.decode(column: 11, as: Bool.self)
+            )
+        }
+        return result
+    }
+
     /// Every device of `user`, active or not, newest registration first.
     public func devices(of user: ExternalID) async throws -> [Device] {
         try await client.query(

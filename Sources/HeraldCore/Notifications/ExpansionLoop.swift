@@ -48,9 +48,16 @@ public struct ExpansionLoop: Sendable {
     }
 
     private func expandUntilCancelled() async {
+        let store = NotificationStore(client: expander.client)
+        var lastPrune = ContinuousClock.now - .seconds(3600)
         while !Task.isCancelled {
             var timeout = pollInterval
             do {
+                // Idempotency keys are kept 24 hours; removing the old ones now and then keeps the table small.
+                if lastPrune.duration(to: .now) > .seconds(600) {
+                    lastPrune = .now
+                    try await store.pruneIdempotencyKeys()
+                }
                 for expansion in try await expander.expandDue() {
                     logger.info(
                         "expanded notification",

@@ -102,6 +102,12 @@ public struct NotificationStore: Sendable {
         return Accepted(id: id, replayed: true)
     }
 
+    /// Forgets idempotency keys older than 24 hours. - Returns: how many were removed.
+    @discardableResult
+    public func pruneIdempotencyKeys() async throws -> Int {
+        try await client.execute("DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'")
+    }
+
     /// A notification's state with counts of its deliveries by state and of its suppressions by reason.
     public func status(_ id: UUID) async throws -> NotificationStatus? {
         let rows = try await client.query(

@@ -47,7 +47,7 @@ extension HeraldApplication {
     /// expansion loop.
     public static func serve(settings: ServerSettings, services: HeraldServices, logger: Logger) async throws {
         let app = make(settings: settings, services: services, logger: logger) { port in
-            logger.info("Herald is serving on \(settings.host):\(port)")
+            logger.notice("Herald is serving on \(settings.host):\(port)")
         }
         try await app.runService()
     }

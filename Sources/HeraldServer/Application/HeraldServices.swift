@@ -6,6 +6,8 @@ public struct HeraldServices: Sendable {
     public let client: PostgresClient
     public let directory: Directory
     public let devices: DeviceStore
+    /// Registrations go through here, so bursts are written in batches.
+    public let registrations: RegistrationBatcher
     public let preferences: PreferenceStore
     public let keys: APIKeyStore
     public let notifications: NotificationStore
@@ -17,6 +19,7 @@ public struct HeraldServices: Sendable {
         self.client = client
         directory = Directory(client: client)
         devices = DeviceStore(client: client)
+        registrations = RegistrationBatcher(store: devices)
         preferences = PreferenceStore(client: client)
         keys = APIKeyStore(client: client)
         notifications = NotificationStore(client: client)

@@ -12,7 +12,7 @@ struct DeviceRoutes {
             let user = try context.requireUser()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let registration = try parseRegistration(body)
-            let (device, created) = try await services.devices.register(registration, for: user)
+            let (device, created) = try await services.registrations.register(registration, for: user)
             return try JSONResponse.make(DeviceResponse(device), status: created ? .created : .ok)
         }
         table.on(.delete, "/api/v1/devices/{deviceId}") { _, context in
