@@ -9,6 +9,11 @@ public struct EventTemplate: Sendable, Equatable {
     public var title: String
     public var body: String
 
+    public init(title: String, body: String) {
+        self.title = title
+        self.body = body
+    }
+
     /// The text for `event` as seen by recipients of `variant`.
     public init(_ event: Event, variant: PayloadVariant = .default) {
         let title = event.feedback.title

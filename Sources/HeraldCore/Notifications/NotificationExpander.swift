@@ -40,9 +40,8 @@ public struct NotificationExpander: Sendable {
     }
 
     /// The expansion, from the notification's kind, type and targets:
-    /// * project audience (owner + members): `new_feedback` and `new_comment` events, direct sends with a project;
-    /// * the submitter: `new_comment`, `new_vote` and `status_change` events;
-    /// * the voters (variant `voter`): `status_change` events;
+    /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant;
+    /// * direct sends with a project: its owner and members;
     /// * direct sends: the named users (all their active devices) and the named devices.
     /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
     /// is also the submitter gets the submitter's text) and the actor never counts.
@@ -56,22 +55,22 @@ public struct NotificationExpander: Sendable {
         ),
         candidates (user_id, device_id, variant) AS (
             SELECT pr.owner_id, NULL::uuid, 'default' FROM n JOIN projects pr ON pr.id = n.project_id
-            WHERE (n.kind = 'event' AND n.type IN ('new_feedback', 'new_comment'))
+            WHERE (n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .projectMembers))))
                OR (n.kind = 'direct' AND n.targets ? 'projectId')
             UNION ALL
             SELECT m.user_id, NULL::uuid, 'default' FROM n JOIN project_members m ON m.project_id = n.project_id
-            WHERE (n.kind = 'event' AND n.type IN ('new_feedback', 'new_comment'))
+            WHERE (n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .projectMembers))))
                OR (n.kind = 'direct' AND n.targets ? 'projectId')
             UNION ALL
             SELECT u.id, NULL::uuid, 'default' FROM n JOIN users u
               ON u.external_id = n.targets -> 'submitter' ->> 'userId'
               OR lower(u.email) = lower(n.targets -> 'submitter' ->> 'email')
-            WHERE n.kind = 'event' AND n.type IN ('new_comment', 'new_vote', 'status_change')
+            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .submitter)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'voter'
             FROM n CROSS JOIN LATERAL jsonb_array_elements(n.targets -> 'voters') AS v (person)
             JOIN users u ON u.external_id = v.person ->> 'userId' OR lower(u.email) = lower(v.person ->> 'email')
-            WHERE n.kind = 'event' AND n.type = 'status_change'
+            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'default'
             FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> 'userIds') AS t (external_id)
