@@ -119,7 +119,6 @@ let apnsTargets: [Target] = [
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "NIOHPACK", package: "swift-nio-http2"),
-            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strictSettings
     ),
@@ -128,7 +127,6 @@ let apnsTargets: [Target] = [
         dependencies: [
             "APNsMock",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strictSettings
     ),

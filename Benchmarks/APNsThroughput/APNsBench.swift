@@ -24,20 +24,14 @@ struct APNsBench: AsyncParsableCommand {
     @Option(help: "Team id the running apns-mock trusts.") var teamID = "TEAM123456"
     @Option(help: "Topic.") var bundleID = "com.example.herald"
     @Option(help: "JSON payload file (default: the seed's example payload).") var payload: String?
-    @Flag(help: "Print a provider token for --key-file and exit (for h2load).") var printToken = false
+    @Option(help: "Write the provider token the client used to this file (so h2load can send the same one).")
+    var tokenOut: String?
 
     static let devicePath = String(repeating: "ab", count: 32)
 
     func run() async throws {
         var logger = Logger(label: "apns-bench")
         logger.logLevel = .warning
-        if printToken {
-            guard let keyFile else { throw ValidationError("--print-token needs --key-file") }
-            let source = ProviderTokenSource(
-                key: try P256PrivateKey(contentsOfFile: keyFile), keyID: keyID, teamID: teamID, logger: logger)
-            print(try source.currentToken().jwt)
-            return
-        }
         let (endpoint, trust, key, mock) = try await target()
         let payloadJSON = try payload.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Self.seedPayload
         let tokens = ProviderTokenSource(key: key, keyID: keyID, teamID: teamID, logger: logger)
@@ -53,47 +47,59 @@ struct APNsBench: AsyncParsableCommand {
         }
         _ = try await Self.send(warmup, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
         let started = ContinuousClock.now
-        let (latencies, failures) = try await Self.send(requests, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
+        let (latencies, failures) = try await Self.send(
+            requests, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
         let elapsed = ContinuousClock.now - started
         runner.cancel()
         await runner.value
         try await mock?.stop()
+        if let tokenOut { try Data(try tokens.currentToken().jwt.utf8).write(to: URL(fileURLWithPath: tokenOut)) }
 
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let sorted = latencies.sorted()
-        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        func percentile(_ p: Double) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
         print(
             String(
-                format: "herald client: %d pushes over %d connections in %.2f s = %.0f pushes/s; latency p50 %.2f ms, p99 %.2f ms; failures %d",
-                requests, connections, seconds, Double(requests) / seconds, percentile(0.50), percentile(0.99), failures))
+                format:
+                    "herald client: %d pushes over %d connections in %.2f s = %.0f pushes/s; latency p50 %.2f ms, p99 %.2f ms; failures %d",
+                requests, connections, seconds, Double(requests) / seconds, percentile(0.50), percentile(0.99), failures
+            ))
     }
 
-    /// Sends `count` pushes keeping `inFlight` outstanding; returns latencies (ms) and the failure count.
+    /// Sends `count` pushes from `inFlight` concurrent senders (as the delivery engine's workers do);
+    /// returns latencies (ms) and the failure count.
     static func send(
         _ count: Int, inFlight: Int, pool: APNsConnectionPool, makeRequest: @escaping @Sendable () throws -> PushRequest
     ) async throws -> ([Double], Int) {
-        try await withThrowingTaskGroup(of: (Double, Bool).self) { group in
+        let senders = max(1, min(inFlight, count))
+        return try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for sender in 0..<senders {
+                // Spread `count` evenly: the first `count % senders` senders send one more.
+                let share = count / senders + (sender < count % senders ? 1 : 0)
+                group.addTask {
+                    var latencies: [Double] = []
+                    latencies.reserveCapacity(share)
+                    var failures = 0
+                    for _ in 0..<share {
+                        let request = try makeRequest()
+                        let begin = ContinuousClock.now
+                        let result = try await pool.send(request)
+                        let latency = ContinuousClock.now - begin
+                        latencies.append(
+                            Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
+                        if case .accepted = result {} else { failures += 1 }
+                    }
+                    return (latencies, failures)
+                }
+            }
             var latencies: [Double] = []
             latencies.reserveCapacity(count)
             var failures = 0
-            var started = 0
-            func startOne() {
-                started += 1
-                group.addTask {
-                    let request = try makeRequest()
-                    let begin = ContinuousClock.now
-                    let result = try await pool.send(request)
-                    let latency = ContinuousClock.now - begin
-                    let ms = Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
-                    if case .accepted = result { return (ms, true) }
-                    return (ms, false)
-                }
-            }
-            while started < min(inFlight, count) { startOne() }
-            while let (latency, accepted) = try await group.next() {
-                latencies.append(latency)
-                if !accepted { failures += 1 }
-                if started < count { startOne() }
+            for try await (part, failed) in group {
+                latencies += part
+                failures += failed
             }
             return (latencies, failures)
         }
@@ -111,7 +117,9 @@ struct APNsBench: AsyncParsableCommand {
         try await mock.start()
         let caPath = FileManager.default.temporaryDirectory.appendingPathComponent("apns-bench-ca-\(UUID()).pem").path
         try mock.certificateAuthority.writeCACertificate(to: caPath)
-        return (APNsEndpoint(host: "127.0.0.1", port: mock.port), caPath, try P256PrivateKey(pem: key.privateKeyPEM), mock)
+        return (
+            APNsEndpoint(host: "127.0.0.1", port: mock.port), caPath, try P256PrivateKey(pem: key.privateKeyPEM), mock
+        )
     }
 
     /// Seed 004 §9.3's example payload.

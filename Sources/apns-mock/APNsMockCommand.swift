@@ -27,6 +27,8 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Option(help: "Drop a connection once, after this many responses.") var dropAfter: Int?
     @Option(help: "Delay every response by this many milliseconds.") var delayMs = 0
     @Flag(help: "Keep every request in memory (only useful when embedded in tests).") var record = false
+    @Flag(help: "Accept a new token within 20 minutes of the last (Apple answers TooManyProviderTokenUpdates).")
+    var allowFrequentTokenUpdates = false
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: keyFile) else {
@@ -36,7 +38,8 @@ struct APNsMockCommand: AsyncParsableCommand {
             configuration: APNsMockConfiguration(
                 host: host, port: port, teamID: teamID, keys: [keyID: String(decoding: data, as: UTF8.self)],
                 bundleIDs: Set(bundleID), initialMaxConcurrentStreams: initialConcurrentStreams,
-                raisedMaxConcurrentStreams: maxConcurrentStreams, recordsRequests: record))
+                raisedMaxConcurrentStreams: maxConcurrentStreams, recordsRequests: record,
+                limitsTokenUpdates: !allowFrequentTokenUpdates))
         if let goawayAfter { server.injectGoAway(afterResponses: goawayAfter) }
         if let dropAfter { server.injectConnectionDrop(afterResponses: dropAfter) }
         if delayMs > 0 { server.setResponseDelay(.milliseconds(delayMs)) }

@@ -1,5 +1,6 @@
-@testable import APNs
 import Testing
+
+@testable import APNs
 
 /// The connection's protocol logic, driven event by event without a socket.
 @Suite struct ConnectionStateMachineTests {
@@ -101,11 +102,15 @@ import Testing
         var machine = Machine()
         _ = machine.enqueue(1, deadline: later)
         _ = machine.enqueue(2, deadline: later)
-        #expect(machine.connectFailed(.connectionFailed("refused"), now: t0) == [.fail([1, 2], .connectionFailed("refused"))])
+        #expect(
+            machine.connectFailed(.connectionFailed("refused"), now: t0) == [
+                .fail([1, 2], .connectionFailed("refused"))
+            ])
         #expect(machine.enqueue(3, deadline: later) == [], "waits for the backoff")
         #expect(machine.tick(now: t0 + .milliseconds(50)) == [])
         #expect(machine.tick(now: t0 + .milliseconds(100)) == [.connect])
-        #expect(machine.connectFailed(.connectionFailed("refused"), now: t0) == [.fail([3], .connectionFailed("refused"))])
+        #expect(
+            machine.connectFailed(.connectionFailed("refused"), now: t0) == [.fail([3], .connectionFailed("refused"))])
         _ = machine.enqueue(4, deadline: later)
         #expect(machine.tick(now: t0 + .milliseconds(150)) == [], "second failure waits 200 ms")
         #expect(machine.tick(now: t0 + .milliseconds(200)) == [.connect])

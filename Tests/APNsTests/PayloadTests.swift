@@ -1,5 +1,4 @@
 import APNs
-import APNsMock
 import Foundation
 import Testing
 
@@ -25,13 +24,15 @@ import Testing
         let aps = APS(
             sound: .critical(name: "alarm.caf", volume: 0.5), threadID: "t", category: "c", contentAvailable: true,
             targetContentID: "x", interruptionLevel: .timeSensitive, relevanceScore: 0.25, filterCriteria: "work",
-            timestamp: 1, event: .update, contentState: .object(["score": .int(2)]), staleDate: 3, dismissalDate: 4)
+            timestamp: 1, event: .update, contentState: .object(["score": .int(2)]), staleDate: 3, dismissalDate: 4,
+            attributesType: "Match", attributes: .object(["team": .string("A")]), inputPushToken: true)
         let json = String(decoding: try Payload(aps: aps).encoded(), as: UTF8.self)
         for key in [
             #""thread-id":"t""#, #""content-available":1"#, #""target-content-id":"x""#,
             #""interruption-level":"time-sensitive""#, #""relevance-score":0.25"#, #""filter-criteria":"work""#,
             #""event":"update""#, #""content-state":{"score":2}"#, #""stale-date":3"#, #""dismissal-date":4"#,
-            #""sound":{"critical":1,"name":"alarm.caf","volume":0.5}"#,
+            #""sound":{"critical":1,"name":"alarm.caf","volume":0.5}"#, #""attributes-type":"Match""#,
+            #""attributes":{"team":"A"}"#, #""input-push-token":1"#,
         ] {
             #expect(json.contains(key), "\(key) missing from \(json)")
         }
@@ -50,7 +51,8 @@ import Testing
     }
 
     @Test func payloadThatCannotBeShortenedIsRefusedBeforeSending() {
-        let payload = Payload(aps: APS(alert: Alert(body: "hi")), custom: ["blob": .string(String(repeating: "x", count: 5000))])
+        let payload = Payload(
+            aps: APS(alert: Alert(body: "hi")), custom: ["blob": .string(String(repeating: "x", count: 5000))])
         #expect(throws: PushRequestError.payload(.tooLarge(size: 5041, limit: 4096))) {
             try PushRequest(deviceToken: MockHarness.deviceToken(), bundleID: "b", pushType: .alert, payload: payload)
         }
@@ -62,18 +64,9 @@ import Testing
 
     @Test func voipAllowsFiveKilobytes() throws {
         let raw = Data(("{\"a\":\"" + String(repeating: "x", count: 5000) + "\"}").utf8)
-        let request = try PushRequest(deviceToken: MockHarness.deviceToken(), bundleID: "b", pushType: .voip, payloadJSON: raw)
+        let request = try PushRequest(
+            deviceToken: MockHarness.deviceToken(), bundleID: "b", pushType: .voip, payloadJSON: raw)
         #expect(request.payload.count == raw.count)
-    }
-
-    /// Shortening happens before sending: the mock sees a fitting payload and accepts it.
-    @Test(.timeLimit(.minutes(1))) func shortenedPayloadIsAcceptedByTheMock() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        let request = try MockHarness.alert(MockHarness.deviceToken(), body: String(repeating: "long ", count: 2000))
-        let result = try await harness.withPool(harness.configuration()) { try await $0.send(request) }
-        #expect(result.uniqueID != nil)
-        #expect(try #require(harness.mock.recordedRequests.first).body.count <= 4096)
     }
 
     @Test(arguments: [
@@ -112,5 +105,37 @@ import Testing
         #expect(APNsID("9F1E6C4B-0000-4000-8000-000000000001")?.description == "9f1e6c4b-0000-4000-8000-000000000001")
         #expect(PushExpiration.at(Date(timeIntervalSince1970: 1_700_000_000.9)).headerValue == "1700000000")
         #expect(PushExpiration.immediately.headerValue == "0")
+    }
+}
+
+@Suite struct APNsIDTests {
+    @Test func formatsAndParsesLikeFoundationInLowercase() throws {
+        for _ in 0..<200 {
+            let uuid = UUID()
+            let id = APNsID(uuid)
+            #expect(id.description == uuid.uuidString.lowercased())
+            #expect(APNsID(uuid.uuidString) == id)
+            #expect(APNsID(uuid.uuidString.lowercased()) == id)
+        }
+    }
+
+    @Test func generatedIDsAreVersionFourAndDistinct() {
+        let ids = (0..<1000).map { _ in APNsID() }
+        #expect(Set(ids).count == 1000)
+        for id in ids {
+            let text = id.description
+            #expect(UUID(uuidString: text) == id.uuid)
+            #expect(Array(text)[14] == "4")
+            #expect("89ab".contains(Array(text)[19]))
+        }
+    }
+
+    @Test func rejectsMalformedIDs() {
+        for text in [
+            "", "not-a-uuid", "9f1e6c4b-0000-4000-8000-00000000000", "9f1e6c4b-0000-4000-8000-0000000000001",
+            "9f1e6c4b00000-4000-8000-000000000001", "9f1e6c4g-0000-4000-8000-000000000001",
+        ] {
+            #expect(APNsID(text) == nil, "\(text)")
+        }
     }
 }

@@ -1,113 +1,167 @@
 import APNs
 import APNsMock
 import Foundation
+import Logging
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
-struct ResilienceTests {
-    /// Sends `count` pushes at once and returns each request's id with its result.
-    static func burst(_ count: Int, through pool: APNsConnectionPool) async throws -> [APNsID: PushResult] {
-        try await withThrowingTaskGroup(of: (APNsID, PushResult).self) { group in
-            for index in 0..<count {
-                group.addTask {
-                    let id = APNsID()
-                    return (id, try await pool.send(MockHarness.alert(MockHarness.deviceToken(index: index), id: id)))
+extension Networked {
+    @Suite
+    struct ResilienceTests {
+        /// Sends `count` pushes at once and returns each request's id with its result.
+        static func burst(_ count: Int, through pool: APNsConnectionPool) async throws -> [APNsID: PushResult] {
+            try await withThrowingTaskGroup(of: (APNsID, PushResult).self) { group in
+                for index in 0..<count {
+                    group.addTask {
+                        let id = APNsID()
+                        return (
+                            id, try await pool.send(MockHarness.alert(MockHarness.deviceToken(index: index), id: id))
+                        )
+                    }
                 }
+                var results: [APNsID: PushResult] = [:]
+                for try await (id, result) in group { results[id] = result }
+                return results
             }
-            var results: [APNsID: PushResult] = [:]
-            for try await (id, result) in group { results[id] = result }
-            return results
         }
-    }
 
-    static func allAccepted(_ results: [APNsID: PushResult]) -> Bool {
-        results.allSatisfy { id, result in
-            if case .accepted(let receipt) = result { receipt.apnsID == id } else { false }
+        static func allAccepted(_ results: [APNsID: PushResult]) -> Bool {
+            results.allSatisfy { id, result in
+                if case .accepted(let receipt) = result { receipt.apnsID == id } else { false }
+            }
         }
-    }
 
-    @Test func tenThousandRequestsOnTwoConnectionsUseManyStreams() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        let results = try await harness.withPool(harness.configuration(connections: 2)) { pool in
-            try await Self.burst(10_000, through: pool)
+        @Test func tenThousandRequestsOnTwoConnectionsUseManyStreams() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            let results = try await harness.withPool(harness.configuration(connections: 2)) { pool in
+                try await Self.burst(10_000, through: pool)
+            }
+            #expect(results.count == 10_000)
+            #expect(Self.allAccepted(results))
+            #expect(harness.mock.connectionCount == 2)
+            #expect(harness.mock.peakConcurrentStreams > 100)
+            #expect(Set(harness.mock.recordedRequests.compactMap { $0.header("apns-id") }).count == 10_000)
         }
-        #expect(results.count == 10_000)
-        #expect(Self.allAccepted(results))
-        #expect(harness.mock.connectionCount == 2)
-        #expect(harness.mock.peakConcurrentStreams > 100)
-        #expect(Set(harness.mock.recordedRequests.compactMap { $0.header("apns-id") }).count == 10_000)
-    }
 
-    @Test func goAwayMidBurstLosesNothingAndSendsNothingTwice() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        harness.mock.injectGoAway(afterResponses: 500)
-        let results = try await harness.withPool(harness.configuration(connections: 1)) { pool in
-            try await Self.burst(2_000, through: pool)
+        @Test func serverStreamLimitIsObeyed() async throws {
+            let harness = try await MockHarness.start(streamLimit: 10)
+            defer { Task { try await harness.stop() } }
+            let results = try await harness.withPool(harness.configuration(connections: 1)) { pool in
+                try await Self.burst(500, through: pool)
+            }
+            #expect(Self.allAccepted(results))
+            #expect(harness.mock.peakConcurrentStreams == 10)
+            #expect(harness.mock.connectionCount == 1)
+            #expect(harness.mock.recordedRequests.count == 500, "no stream was refused and resent")
         }
-        #expect(results.count == 2_000)
-        #expect(Self.allAccepted(results))
-        #expect(harness.mock.connectionCount >= 2)
-        let accepted = harness.mock.recordedRequests.filter { $0.verdict.status == 200 }.compactMap { $0.header("apns-id") }
-        #expect(accepted.count == 2_000)
-        #expect(Set(accepted).count == 2_000)
-    }
 
-    @Test func droppedConnectionMidBurstLosesNothing() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        harness.mock.injectConnectionDrop(afterResponses: 500)
-        let results = try await harness.withPool(harness.configuration(connections: 2)) { pool in
-            try await Self.burst(2_000, through: pool)
+        @Test func goAwayMidBurstLosesNothingAndSendsNothingTwice() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.injectGoAway(afterResponses: 500)
+            let results = try await harness.withPool(harness.configuration(connections: 1)) { pool in
+                try await Self.burst(2_000, through: pool)
+            }
+            #expect(results.count == 2_000)
+            #expect(Self.allAccepted(results))
+            #expect(harness.mock.connectionCount >= 2)
+            let accepted = harness.mock.recordedRequests.filter { $0.verdict.status == 200 }.compactMap {
+                $0.header("apns-id")
+            }
+            #expect(accepted.count == 2_000)
+            #expect(Set(accepted).count == 2_000)
         }
-        #expect(results.count == 2_000)
-        #expect(Self.allAccepted(results))
-        #expect(harness.mock.connectionCount >= 3)
-        let accepted = Set(harness.mock.recordedRequests.compactMap { $0.header("apns-id") })
-        #expect(accepted.count == 2_000)
-    }
 
-    @Test func stalledServerTriggersTheTimeout() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        harness.mock.script(deviceTokenPrefix: "57a1", .stall)
-        let (before, stalled, elapsed, after) = try await harness.withPool(
-            harness.configuration(requestTimeout: .seconds(2))
-        ) { pool in
-            let before = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
-            let started = ContinuousClock.now
-            let stalled = try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1")))
-            let elapsed = ContinuousClock.now - started
-            let after = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
-            return (before, stalled, elapsed, after)
+        @Test func droppedConnectionMidBurstLosesNothing() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.injectConnectionDrop(afterResponses: 500)
+            let results = try await harness.withPool(harness.configuration(connections: 2)) { pool in
+                try await Self.burst(2_000, through: pool)
+            }
+            #expect(results.count == 2_000)
+            #expect(Self.allAccepted(results))
+            #expect(harness.mock.connectionCount >= 3)
+            let accepted = Set(harness.mock.recordedRequests.compactMap { $0.header("apns-id") })
+            #expect(accepted.count == 2_000)
         }
-        #expect(before.uniqueID != nil)
-        #expect(stalled == .failed(.timedOut))
-        #expect(elapsed >= .seconds(2) && elapsed < .seconds(5))
-        #expect(after.uniqueID != nil, "the connection should still work after a timeout: \(after)")
-    }
 
-    @Test func slowServerWithinTheTimeoutStillAnswers() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        harness.mock.setResponseDelay(.milliseconds(200))
-        let result = try await harness.withPool(harness.configuration(requestTimeout: .seconds(5))) { pool in
-            try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+        @Test func stalledServerTriggersTheTimeout() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.script(deviceTokenPrefix: "57a1", .stall)
+            let (before, stalled, elapsed, after) = try await harness.withPool(
+                harness.configuration(requestTimeout: .seconds(3))
+            ) { pool in
+                let before = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                let started = ContinuousClock.now
+                let stalled = try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1")))
+                let elapsed = ContinuousClock.now - started
+                let after = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                return (before, stalled, elapsed, after)
+            }
+            #expect(before.uniqueID != nil)
+            #expect(stalled == .failed(.timedOut))
+            // Generous upper bound: other suites load this 2-core machine at the same time.
+            #expect(elapsed >= .seconds(3) && elapsed < .seconds(15))
+            #expect(after.uniqueID != nil, "the connection should still work after a timeout: \(after)")
         }
-        if case .accepted = result {} else { Issue.record("expected acceptance, got \(result)") }
-    }
 
-    @Test func cancelledCallerGetsCancelledResult() async throws {
-        let harness = try await MockHarness.start()
-        defer { Task { try await harness.stop() } }
-        harness.mock.script(deviceTokenPrefix: "57a1", .stall)
-        let result = try await harness.withPool(harness.configuration()) { pool in
-            let task = Task { try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1"))) }
+        @Test func slowServerWithinTheTimeoutStillAnswers() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.setResponseDelay(.milliseconds(200))
+            let result = try await harness.withPool(harness.configuration(requestTimeout: .seconds(3))) { pool in
+                try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+            }
+            if case .accepted = result {} else { Issue.record("expected acceptance, got \(result)") }
+        }
+
+        @Test func stoppingThePoolAnswersOpenRequestsAndLaterOnes() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.script(deviceTokenPrefix: "57a1", .stall)
+            let pool = try APNsConnectionPool(
+                configuration: harness.configuration(), tokens: harness.tokenSource(), logger: Logger(label: "test"))
+            let runner = Task { await pool.run() }
+            let open = Task { try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1"))) }
             try await Task.sleep(for: .milliseconds(300))
-            task.cancel()
-            return try await task.value
+            runner.cancel()
+            await runner.value
+            #expect(try await open.value == .failed(.shutDown))
+            #expect(try await pool.send(MockHarness.alert(MockHarness.deviceToken())) == .failed(.shutDown))
         }
-        #expect(result == .failed(.cancelled))
+
+        /// An idle connection pings; the mock answers, so the connection is kept (an unanswered ping would
+        /// make the client reconnect after the ping timeout).
+        @Test func idleConnectionPingsAndStaysOpen() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            var configuration = harness.configuration()
+            configuration.pingInterval = .milliseconds(200)
+            configuration.pingTimeout = .seconds(1)
+            let (first, second) = try await harness.withPool(configuration) { pool in
+                let first = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                try await Task.sleep(for: .milliseconds(2500))
+                let second = try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                return (first, second)
+            }
+            #expect(first.uniqueID != nil)
+            #expect(second.uniqueID != nil)
+            #expect(harness.mock.connectionCount == 1)
+        }
+
+        @Test func cancelledCallerGetsCancelledResult() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            harness.mock.script(deviceTokenPrefix: "57a1", .stall)
+            let result = try await harness.withPool(harness.configuration()) { pool in
+                let task = Task { try await pool.send(MockHarness.alert(MockHarness.deviceToken(prefix: "57a1"))) }
+                try await Task.sleep(for: .milliseconds(300))
+                task.cancel()
+                return try await task.value
+            }
+            #expect(result == .failed(.cancelled))
+        }
     }
 }

@@ -38,7 +38,9 @@ import Testing
 
     @Test func garbageIsNotPEM() {
         #expect(throws: KeyError.notPEM) { try P256PrivateKey(pem: "not a key") }
-        #expect(throws: KeyError.notPEM) { try P256PublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n") }
+        #expect(throws: KeyError.notPEM) {
+            try P256PublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
+        }
     }
 
     @Test func errorDescriptionsHoldNoKeyMaterial() {
@@ -70,7 +72,9 @@ enum TestKeys {
 
     /// A fresh Ed25519 key in PKCS#8 PEM: an EC-shaped file that is not an EC key.
     static func ed25519PrivateKeyPEM() -> String {
-        let prefix: [UInt8] = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]
+        let prefix: [UInt8] = [
+            0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+        ]
         return pem(label: "PRIVATE KEY", der: prefix + SecureRandom.bytes(count: 32))
     }
 

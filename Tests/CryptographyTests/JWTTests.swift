@@ -60,7 +60,9 @@ import Testing
         let publicKey = try P256PublicKey(pem: key.publicKeyPEM)
         #expect(try JWT.verify(token, as: Claims.self) { _ in .es256(publicKey) }.claims == Claims(sub: "s", exp: 1))
         let otherPublic = try P256PublicKey(pem: other.publicKeyPEM)
-        #expect(throws: JWTError.invalidSignature) { try JWT.verify(token, as: Claims.self) { _ in .es256(otherPublic) } }
+        #expect(throws: JWTError.invalidSignature) {
+            try JWT.verify(token, as: Claims.self) { _ in .es256(otherPublic) }
+        }
         #expect(throws: JWTError.unknownKey(keyID: "K")) { try JWT.verify(token, as: Claims.self) { _ in nil } }
     }
 
@@ -74,7 +76,11 @@ import Testing
         // RFC 4231 test case 2.
         let mac = HMACSHA256.authenticationCode(for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8))
         #expect(mac.hexEncodedString() == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-        #expect(HMACSHA256.isValidAuthenticationCode(mac, for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)))
-        #expect(!HMACSHA256.isValidAuthenticationCode(mac.dropLast(), for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)))
+        #expect(
+            HMACSHA256.isValidAuthenticationCode(
+                mac, for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)))
+        #expect(
+            !HMACSHA256.isValidAuthenticationCode(
+                mac.dropLast(), for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)))
     }
 }

@@ -9,6 +9,9 @@ import Synchronization
 
 extension APNsConnection {
     /// The thread-confined half of a connection: socket, HTTP/2 session, state machine and waiting callers.
+    ///
+    /// Unchecked `Sendable`: it is handed to its thread once, in ``APNsConnection/start()``, and from
+    /// then on touched only by that thread.
     final class Loop: @unchecked Sendable {
         private struct Link {
             let tls: TLSClientConnection
@@ -17,9 +20,12 @@ extension APNsConnection {
             var written = 0
         }
 
-        private struct Waiting {
+        /// A caller waiting for its answer; a class so dictionary reads copy one reference, not the request.
+        private final class Waiting {
             let submission: Submission
             var token: ProviderToken?
+
+            init(submission: Submission) { self.submission = submission }
         }
 
         private let configuration: APNsClientConfiguration
@@ -31,7 +37,9 @@ extension APNsConnection {
         private var waiting: [Ticket: Waiting] = [:]
         private var link: Link?
         private weak var owner: APNsConnection?
-        private static let tickInterval: Duration = .milliseconds(50)
+        /// How often deadlines are checked while requests are open; an idle connection checks once a second.
+        private static let busyTickInterval: Duration = .milliseconds(50)
+        private static let idleTickInterval: Duration = .seconds(1)
 
         init(
             configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
@@ -44,6 +52,7 @@ extension APNsConnection {
             self.wakeDescriptor = wakeDescriptor
             var machineConfiguration = ConnectionStateMachine.Configuration()
             machineConfiguration.pingInterval = configuration.pingInterval
+            machineConfiguration.pingTimeout = configuration.pingTimeout
             machine = ConnectionStateMachine(configuration: machineConfiguration)
         }
 
@@ -58,6 +67,7 @@ extension APNsConnection {
                     waiting[submission.ticket] = Waiting(submission: submission)
                     perform(machine.enqueue(submission.ticket, deadline: now + configuration.requestTimeout))
                 }
+                if !submissions.isEmpty { nextTick = min(nextTick, now + Self.busyTickInterval) }
                 for ticket in cancellations { perform(machine.cancel(ticket)) }
                 if stopping {
                     perform(machine.shutdown())
@@ -66,7 +76,8 @@ extension APNsConnection {
                 now = ContinuousClock.now
                 if now >= nextTick {
                     perform(machine.tick(now: now))
-                    nextTick = now + Self.tickInterval
+                    let idle = machine.pendingCount == 0 && machine.inFlightCount == 0
+                    nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
                 }
                 flush()
                 waitAndRead(into: &buffer, timeout: nextTick - ContinuousClock.now)
@@ -87,7 +98,7 @@ extension APNsConnection {
                     do {
                         try link?.session.submitPing()
                     } catch {
-                        logger.debug("ping not sent", metadata: ["error": "\(error)"])
+                        logger.debug("ping not sent", metadata: [APNsMetadataKey.error: "\(error)"])
                     }
                 case .closeConnection: closeLink()
                 }
@@ -98,14 +109,16 @@ extension APNsConnection {
             let endpoint = configuration.endpoint
             do {
                 let tls = try TLSClientConnection(
-                    host: endpoint.host, port: endpoint.port, context: tlsContext, timeout: configuration.connectTimeout)
+                    host: endpoint.host, port: endpoint.port, context: tlsContext, timeout: configuration.connectTimeout
+                )
                 let session = try HTTP2Session()
                 link = Link(tls: tls, session: session)
-                logger.debug("connected to APNs", metadata: ["apns.endpoint": "\(endpoint)"])
+                logger.debug("connected to APNs", metadata: [APNsMetadataKey.endpoint: "\(endpoint)"])
                 perform(machine.connectSucceeded(now: .now))
             } catch {
                 logger.info(
-                    "cannot connect to APNs", metadata: ["apns.endpoint": "\(endpoint)", "error": "\(error)"])
+                    "cannot connect to APNs",
+                    metadata: [APNsMetadataKey.endpoint: "\(endpoint)", APNsMetadataKey.error: "\(error)"])
                 perform(machine.connectFailed(.connectionFailed(String(describing: error)), now: .now))
             }
         }
@@ -123,11 +136,13 @@ extension APNsConnection {
                 return
             }
             for ticket in tickets {
-                guard let request = waiting[ticket]?.submission.request else { continue }
+                guard let entry = waiting[ticket] else { continue }
+                let request = entry.submission.request
                 do {
-                    let fields = request.headerFields(authority: configuration.endpoint.authority, bearerToken: token.jwt)
+                    let fields = request.headerFields(
+                        authority: configuration.endpoint.authority, authorization: token.authorization)
                     let streamID = try session.submitRequest(fields, body: Array(request.payload))
-                    waiting[ticket]?.token = token
+                    entry.token = token
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
                     perform(machine.fail([ticket], as: .protocolError(error.description)))
@@ -138,7 +153,9 @@ extension APNsConnection {
         private func complete(_ ticket: Ticket, with result: PushResult) {
             guard let entry = waiting.removeValue(forKey: ticket) else { return }
             owner?.outstanding.subtract(1, ordering: .relaxed)
-            if case .rejected(let rejection) = result, rejection.reason == .expiredProviderToken, let token = entry.token {
+            if case .rejected(let rejection) = result, rejection.reason == .expiredProviderToken,
+                let token = entry.token
+            {
                 tokens.reportExpired(token)
             }
             entry.submission.continuation.resume(returning: result)
@@ -188,8 +205,11 @@ extension APNsConnection {
                 let events = Int16(POLLIN) | (current.output.isEmpty ? 0 : Int16(POLLOUT))
                 descriptors.append(pollfd(fd: current.tls.fileDescriptor, events: events, revents: 0))
             }
-            let milliseconds = max(0, Int32(clamping: timeout.components.seconds * 1000
-                + timeout.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = max(
+                0,
+                Int32(
+                    clamping: timeout.components.seconds * 1000
+                        + timeout.components.attoseconds / 1_000_000_000_000_000))
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             guard ready > 0 else { return }
             if descriptors[0].revents != 0 {
@@ -213,8 +233,9 @@ extension APNsConnection {
                         try buffer.withUnsafeBytes { bytes in
                             try current.session.receive(UnsafeRawBufferPointer(rebasing: bytes[0..<count]))
                         }
-                        handle(current.session.takeEvents())
-                        guard link != nil else { return }
+                        handle(current.session.takeEvents(), from: current.tls)
+                        // Handling may have closed this connection, or already replaced it with a new one.
+                        guard link?.tls === current.tls else { return }
                     case .wantRead, .wantWrite:
                         break readLoop
                     case .closed:
@@ -231,16 +252,19 @@ extension APNsConnection {
 
         private func lose(_ lost: Link, because error: any Error) {
             guard link.map({ $0.tls === lost.tls }) ?? true else { return }
-            logger.info("APNs connection lost", metadata: ["error": "\(error)"])
+            logger.info("APNs connection lost", metadata: [APNsMetadataKey.error: "\(error)"])
             link = nil
             perform(machine.connectionLost(now: .now))
         }
 
         // MARK: Server events
 
-        private func handle(_ events: [HTTP2Session.Event]) {
+        /// Feeds the events of the connection `source` to the state machine, stopping if that connection
+        /// is closed midway: stream ids of an old connection mean nothing to its successor.
+        private func handle(_ events: [HTTP2Session.Event], from source: TLSClientConnection) {
             let now = ContinuousClock.now
             for event in events {
+                guard link?.tls === source else { return }
                 switch event {
                 case .settings(let limit):
                     perform(machine.settingsReceived(maxConcurrentStreams: limit))
@@ -248,17 +272,17 @@ extension APNsConnection {
                     logger.info(
                         "APNs sent GOAWAY",
                         metadata: [
-                            "apns.last_stream_id": "\(lastStreamID)", "apns.error_code": "\(errorCode)",
-                            "apns.debug": "\(debugData)",
+                            APNsMetadataKey.lastStreamID: "\(lastStreamID)", APNsMetadataKey.errorCode: "\(errorCode)",
+                            APNsMetadataKey.debugData: "\(debugData)",
                         ])
                     perform(machine.goAwayReceived(lastStreamID: lastStreamID, now: now))
                 case .pingAcknowledged:
                     machine.pingAcknowledged(now: now)
-                case .streamClosed(let streamID, let response, let errorCode):
+                case .streamClosed(let streamID, let response, _, let refused):
                     let outcome: ConnectionStateMachine.StreamOutcome
-                    if let response, errorCode == 0 {
+                    if let response {
                         outcome = .responded(accepted: response.status == 200)
-                    } else if errorCode == 7 {  // REFUSED_STREAM: never processed, safe to resend.
+                    } else if refused {
                         outcome = .refused
                     } else {
                         outcome = .reset

@@ -52,7 +52,7 @@ final class APNsConnection: Sendable {
         }
         wakePipe = (descriptors[0], descriptors[1])
         var logger = logger
-        logger[metadataKey: "apns.connection"] = "\(id)"
+        logger[metadataKey: APNsMetadataKey.connection] = "\(id)"
         loop = Mutex(
             Loop(
                 configuration: configuration, tlsContext: tlsContext, tokens: tokens, logger: logger,
@@ -82,11 +82,20 @@ final class APNsConnection: Sendable {
     /// Fails every open request with ``TransportFailure/shutDown`` and ends the thread.
     func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let exited = inbox.withLock { inbox -> Bool in
+            let neverStarted = loop.withLock { $0 != nil }
+            let (exited, orphans) = inbox.withLock { inbox -> (Bool, [Submission]) in
                 inbox.stopping = true
-                if inbox.hasExited { return true }
+                if neverStarted {
+                    defer { inbox.submissions = [] }
+                    return (true, inbox.submissions)
+                }
+                if inbox.hasExited { return (true, []) }
                 inbox.stopped = continuation
-                return false
+                return (false, [])
+            }
+            for orphan in orphans {
+                outstanding.subtract(1, ordering: .relaxed)
+                orphan.continuation.resume(returning: .failed(.shutDown))
             }
             if exited { continuation.resume() } else { wake() }
         }
@@ -94,9 +103,15 @@ final class APNsConnection: Sendable {
 
     func submit(_ submission: Submission) {
         outstanding.add(1, ordering: .relaxed)
-        let first = inbox.withLock { inbox -> Bool in
+        let (accepted, first) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.stopping else { return (false, false) }
             inbox.submissions.append(submission)
-            return inbox.submissions.count == 1
+            return (true, inbox.submissions.count == 1)
+        }
+        guard accepted else {
+            outstanding.subtract(1, ordering: .relaxed)
+            submission.continuation.resume(returning: .failed(.shutDown))
+            return
         }
         if first { wake() }
     }

@@ -147,7 +147,7 @@ struct ConnectionStateMachine: Sendable {
     /// Connecting failed: everyone waiting is told why (they may retry), and the next attempt waits.
     mutating func connectFailed(_ failure: TransportFailure, now: Instant) -> [Action] {
         guard state == .connecting else { return [] }
-        let waiting = Array(pending.all)
+        let waiting = pending.all
         pending = TicketQueue()
         for ticket in waiting { deadlines[ticket] = nil }
         consecutiveFailures += 1
@@ -236,7 +236,7 @@ struct ConnectionStateMachine: Sendable {
 
     /// Fails every request and closes the connection.
     mutating func shutdown() -> [Action] {
-        let everyone = (streams.sorted { $0.key < $1.key }.map(\.value) + opening.sorted() + Array(pending.all))
+        let everyone = (streams.sorted { $0.key < $1.key }.map(\.value) + opening.sorted() + pending.all)
         let wasConnected = if case .connected = state { true } else { false }
         streams = [:]
         opening = []

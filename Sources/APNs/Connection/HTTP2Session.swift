@@ -12,7 +12,9 @@ final class HTTP2Session {
         case settings(maxConcurrentStreams: UInt32?)
         case goAway(lastStreamID: Int32, errorCode: UInt32, debugData: String)
         case pingAcknowledged
-        case streamClosed(streamID: Int32, response: Response?, errorCode: UInt32)
+        /// `refused` when the server closed the stream with REFUSED_STREAM (never processed, safe to resend),
+        /// including streams above a GOAWAY's last stream id.
+        case streamClosed(streamID: Int32, response: Response?, errorCode: UInt32, refused: Bool)
     }
 
     /// A complete response on one stream.
@@ -30,6 +32,8 @@ final class HTTP2Session {
         var apnsID: String?
         var uniqueID: String?
         var responseBody: [UInt8] = []
+        /// The server's END_STREAM arrived: the response is whole.
+        var responseComplete = false
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -62,7 +66,8 @@ final class HTTP2Session {
         var created: OpaquePointer?
         // Unretained: `self` owns the session and deletes it in deinit, so user_data never dangles.
         let userData = Unmanaged.passUnretained(self).toOpaque()
-        try Self.check(nghttp2_session_client_new2(&created, callbacks, userData, option), "nghttp2_session_client_new2")
+        try Self.check(
+            nghttp2_session_client_new2(&created, callbacks, userData, option), "nghttp2_session_client_new2")
         session = created
 
         var settings = [
@@ -174,6 +179,10 @@ final class HTTP2Session {
             events.append(.goAway(lastStreamID: goAway.last_stream_id, errorCode: goAway.error_code, debugData: debug))
         case NGHTTP2_PING.rawValue where header.flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0:
             events.append(.pingAcknowledged)
+        case NGHTTP2_HEADERS.rawValue,
+            NGHTTP2_DATA.rawValue
+        where header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0:
+            streams[header.stream_id]?.responseComplete = true
         default:
             break
         }
@@ -182,12 +191,23 @@ final class HTTP2Session {
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
         guard streams[streamID] != nil else { return }
         if name.elementsEqual(":status".utf8) {
-            streams[streamID]?.status = Int(String(decoding: value, as: UTF8.self))
+            streams[streamID]?.status = Self.parseStatus(value)
         } else if name.elementsEqual("apns-id".utf8) {
             streams[streamID]?.apnsID = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("apns-unique-id".utf8) {
             streams[streamID]?.uniqueID = String(decoding: value, as: UTF8.self)
         }
+    }
+
+    /// `:status` is three digits; parsed without building a String for every response.
+    private static func parseStatus(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard value.count == 3 else { return nil }
+        var status = 0
+        for digit in value {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            status = status * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return status
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
@@ -198,10 +218,16 @@ final class HTTP2Session {
 
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
-        let response = stream.status.map {
-            Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
-        }
-        events.append(.streamClosed(streamID: streamID, response: response, errorCode: errorCode))
+        // A stream reset before END_STREAM has no usable answer, even if a status arrived.
+        let response =
+            stream.responseComplete
+            ? stream.status.map {
+                Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
+            } : nil
+        events.append(
+            .streamClosed(
+                streamID: streamID, response: response, errorCode: errorCode,
+                refused: errorCode == NGHTTP2_REFUSED_STREAM.rawValue))
     }
 
     /// Copies the next piece of a request body; sets EOF after the last byte.
@@ -212,7 +238,8 @@ final class HTTP2Session {
         }
         let count = min(buffer.count, stream.requestBody.count - stream.bodyOffset)
         stream.requestBody.withUnsafeBytes { body in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
+            buffer.copyMemory(
+                from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
         }
         stream.bodyOffset += count
         if stream.bodyOffset == stream.requestBody.count {

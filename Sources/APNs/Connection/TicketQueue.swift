@@ -1,22 +1,23 @@
-/// A FIFO of request tickets that can also take tickets back at the front (for resends).
+/// A FIFO of request tickets that can also take tickets back at the front (for resends), both in
+/// amortised constant time per ticket.
 struct TicketQueue: Sendable, Equatable {
+    /// Tickets put back at the front, stored reversed so the next one is `last`.
+    private var front: [UInt64] = []
     private var storage: [UInt64] = []
     private var head = 0
 
-    var isEmpty: Bool { head == storage.count }
-    var count: Int { storage.count - head }
+    var isEmpty: Bool { front.isEmpty && head == storage.count }
+    var count: Int { front.count + storage.count - head }
 
     mutating func append(_ ticket: UInt64) { storage.append(ticket) }
 
     /// Puts `tickets` before everything queued, keeping their order.
     mutating func prepend(_ tickets: [UInt64]) {
-        guard !tickets.isEmpty else { return }
-        storage.replaceSubrange(0..<head, with: [])
-        head = 0
-        storage.insert(contentsOf: tickets, at: 0)
+        front.append(contentsOf: tickets.reversed())
     }
 
     mutating func popFirst() -> UInt64? {
+        if let ticket = front.popLast() { return ticket }
         guard head < storage.count else { return nil }
         let ticket = storage[head]
         head += 1
@@ -29,16 +30,17 @@ struct TicketQueue: Sendable, Equatable {
 
     /// Removes and returns every ticket matching `predicate`.
     mutating func removeAll(where predicate: (UInt64) -> Bool) -> [UInt64] {
-        var removed: [UInt64] = []
-        var kept: [UInt64] = []
-        kept.reserveCapacity(count)
-        for ticket in storage[head...] {
-            if predicate(ticket) { removed.append(ticket) } else { kept.append(ticket) }
-        }
-        storage = kept
+        let everything = all
+        front = []
+        storage = []
         head = 0
+        var removed: [UInt64] = []
+        for ticket in everything {
+            if predicate(ticket) { removed.append(ticket) } else { storage.append(ticket) }
+        }
         return removed
     }
 
-    var all: ArraySlice<UInt64> { storage[head...] }
+    /// Every ticket, in the order they would be popped.
+    var all: [UInt64] { front.reversed() + storage[head...] }
 }

@@ -31,6 +31,8 @@ public struct APS: Hashable, Sendable, Codable {
     public var dismissalDate: Int?
     public var attributesType: String?
     public var attributes: JSONValue?
+    /// Asks a push-to-start live activity for its update token (`input-push-token: 1`).
+    public var inputPushToken: Bool?
 
     public init(
         alert: Alert? = nil, badge: Int? = nil, sound: Sound? = nil, threadID: String? = nil,
@@ -38,7 +40,8 @@ public struct APS: Hashable, Sendable, Codable {
         targetContentID: String? = nil, interruptionLevel: InterruptionLevel? = nil,
         relevanceScore: Double? = nil, filterCriteria: String? = nil, timestamp: Int? = nil,
         event: LiveActivityEvent? = nil, contentState: JSONValue? = nil, staleDate: Int? = nil,
-        dismissalDate: Int? = nil, attributesType: String? = nil, attributes: JSONValue? = nil
+        dismissalDate: Int? = nil, attributesType: String? = nil, attributes: JSONValue? = nil,
+        inputPushToken: Bool? = nil
     ) {
         self.alert = alert
         self.badge = badge
@@ -58,6 +61,7 @@ public struct APS: Hashable, Sendable, Codable {
         self.dismissalDate = dismissalDate
         self.attributesType = attributesType
         self.attributes = attributes
+        self.inputPushToken = inputPushToken
     }
 
     enum CodingKeys: String, CodingKey {
@@ -73,6 +77,7 @@ public struct APS: Hashable, Sendable, Codable {
         case staleDate = "stale-date"
         case dismissalDate = "dismissal-date"
         case attributesType = "attributes-type"
+        case inputPushToken = "input-push-token"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +100,7 @@ public struct APS: Hashable, Sendable, Codable {
         dismissalDate = try container.decodeIfPresent(Int.self, forKey: .dismissalDate)
         attributesType = try container.decodeIfPresent(String.self, forKey: .attributesType)
         attributes = try container.decodeIfPresent(JSONValue.self, forKey: .attributes)
+        inputPushToken = try container.decodeIfPresent(Int.self, forKey: .inputPushToken).map { $0 == 1 }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,5 +124,6 @@ public struct APS: Hashable, Sendable, Codable {
         try container.encodeIfPresent(dismissalDate, forKey: .dismissalDate)
         try container.encodeIfPresent(attributesType, forKey: .attributesType)
         try container.encodeIfPresent(attributes, forKey: .attributes)
+        if inputPushToken == true { try container.encode(1, forKey: .inputPushToken) }
     }
 }

@@ -11,19 +11,22 @@ public struct APNsClientConfiguration: Sendable {
     public var connectTimeout: Duration
     /// Ping after this long without traffic. Default 60 s.
     public var pingInterval: Duration
+    /// A ping unanswered this long means the connection is dead. Default 10 s.
+    public var pingTimeout: Duration
     /// Trust and ALPN; set ``TLSClientConfiguration/additionalCAFile`` to trust `apns-mock`.
     public var tls: TLSClientConfiguration
 
     public init(
         endpoint: APNsEndpoint, connectionCount: Int = 2, requestTimeout: Duration = .seconds(30),
         connectTimeout: Duration = .seconds(10), pingInterval: Duration = .seconds(60),
-        tls: TLSClientConfiguration = TLSClientConfiguration()
+        pingTimeout: Duration = .seconds(10), tls: TLSClientConfiguration = TLSClientConfiguration()
     ) {
         self.endpoint = endpoint
         self.connectionCount = max(1, connectionCount)
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
         self.pingInterval = pingInterval
+        self.pingTimeout = pingTimeout
         self.tls = tls
     }
 }

@@ -29,7 +29,7 @@ public final class APNsConnectionPool: PushTransport {
     /// Runs the connections until the calling task is cancelled.
     public func run() async {
         for connection in connections { connection.start() }
-        logger.debug("APNs pool started", metadata: ["apns.connections": "\(connections.count)"])
+        logger.debug("APNs pool started", metadata: [APNsMetadataKey.connections: "\(connections.count)"])
         while !Task.isCancelled {
             // Sleep ends early, by throwing, when the task is cancelled.
             try? await Task.sleep(for: .seconds(3600))

@@ -73,7 +73,8 @@ public enum PushRequestError: Error, Equatable, CustomStringConvertible, Sendabl
     public var description: String {
         switch self {
         case .missingTopic: "a push needs a topic (the app's bundle id)"
-        case .priorityNotAllowed(let priority, let type): "priority \(priority.rawValue) is not allowed for \(type) pushes"
+        case .priorityNotAllowed(let priority, let type):
+            "priority \(priority.rawValue) is not allowed for \(type) pushes"
         case .payload(let error): error.description
         }
     }

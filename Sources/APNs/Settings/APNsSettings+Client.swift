@@ -12,6 +12,7 @@ extension APNsSettings {
     /// Loads the `.p8` key and makes the team's shared provider token source.
     /// - Throws: ``KeyError`` when the key file is missing or not a P-256 key.
     public func makeTokenSource(logger: Logger) throws(KeyError) -> ProviderTokenSource {
-        ProviderTokenSource(key: try P256PrivateKey(contentsOfFile: keyPath), keyID: keyID, teamID: teamID, logger: logger)
+        ProviderTokenSource(
+            key: try P256PrivateKey(contentsOfFile: keyPath), keyID: keyID, teamID: teamID, logger: logger)
     }
 }

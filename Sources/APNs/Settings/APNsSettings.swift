@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Herald's APNs settings: the signing key, team, app, environments and where each environment's
 /// server is. Read from the environment (seed 004 §12.2 names plus `HERALD_APNS_*`), with command-line

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// When a provider token is renewed, as pure state: no clock, no signing.
 ///

@@ -8,6 +8,14 @@ public struct ProviderToken: Sendable, Equatable {
     /// The compact JWT, sent as `authorization: bearer <jwt>`. Never log it.
     public let jwt: String
     public let issuedAt: Date
+    /// The `authorization` header value, built once rather than per request.
+    let authorization: String
+
+    init(jwt: String, issuedAt: Date) {
+        self.jwt = jwt
+        self.issuedAt = issuedAt
+        authorization = "bearer " + jwt
+    }
 }
 
 /// Why no provider token could be made.
@@ -79,13 +87,13 @@ public final class ProviderTokenSource: Sendable {
         let decision = state.withLock { $0.policy.expiredReported(tokenIssuedAt: token.issuedAt, at: now) }
         switch decision {
         case .renew:
-            logger.info("APNs provider token expired; signing a new one", metadata: ["apns.key_id": "\(keyID)"])
+            logger.info("APNs provider token expired; signing a new one", metadata: [APNsMetadataKey.keyID: "\(keyID)"])
         case .alreadyRenewed:
             break
         case .clockSkewSuspected(let age):
             logger.error(
                 "APNs says a provider token is expired although it is only \(age) old: this host's clock is probably wrong. Not renewing (Apple would answer TooManyProviderTokenUpdates); fix the clock.",
-                metadata: ["apns.key_id": "\(keyID)"])
+                metadata: [APNsMetadataKey.keyID: "\(keyID)"])
         }
     }
 }

@@ -22,6 +22,9 @@ public struct APNsMockConfiguration: Sendable {
     public var serverNames: [String]
     /// Whether every request is kept for ``APNsMockServer/recordedRequests`` (turn off for benchmarks).
     public var recordsRequests: Bool
+    /// Whether a newer token for a key within 20 minutes of the previous one is refused with
+    /// `429 TooManyProviderTokenUpdates`, as Apple does. Turn off to restart a client often in development.
+    public var limitsTokenUpdates: Bool
     /// The mock's clock for token ages; inject one in tests.
     public var now: @Sendable () -> Date
 
@@ -29,7 +32,8 @@ public struct APNsMockConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 0, teamID: String, keys: [String: String],
         bundleIDs: Set<String> = [], applicationProtocols: [String] = ["h2"], initialMaxConcurrentStreams: Int = 1,
         raisedMaxConcurrentStreams: Int = 1000, serverNames: [String] = ["localhost", "127.0.0.1"],
-        recordsRequests: Bool = true, now: @escaping @Sendable () -> Date = { Date() }
+        recordsRequests: Bool = true, limitsTokenUpdates: Bool = true,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
         self.port = port
@@ -41,6 +45,7 @@ public struct APNsMockConfiguration: Sendable {
         self.raisedMaxConcurrentStreams = raisedMaxConcurrentStreams
         self.serverNames = serverNames
         self.recordsRequests = recordsRequests
+        self.limitsTokenUpdates = limitsTokenUpdates
         self.now = now
     }
 }

@@ -17,6 +17,8 @@ public final class APNsMockServer: Sendable {
     private let validator: MockRequestValidator
     private let sslContext: NIOSSLContext
     private let channel = Mutex<(any Channel)?>(nil)
+    /// Accepted connections still open, by object identity, so ``stop()`` can close them.
+    private let connections = Mutex<[ObjectIdentifier: any Channel]>([:])
 
     /// Prepares the server (certificates, keys); ``start()`` binds it.
     /// - Throws: When a configured key is not a P-256 PEM key, or TLS setup fails.
@@ -35,7 +37,9 @@ public final class APNsMockServer: Sendable {
         state = MockState(recordsRequests: configuration.recordsRequests)
         validator = MockRequestValidator(
             bundleIDs: configuration.bundleIDs,
-            tokens: MockTokenVerifier(teamID: configuration.teamID, keys: keys, now: configuration.now))
+            tokens: MockTokenVerifier(
+                teamID: configuration.teamID, keys: keys, limitsUpdates: configuration.limitsTokenUpdates,
+                now: configuration.now))
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificateAuthority.serverCertificate)],
             privateKey: .privateKey(certificateAuthority.serverKey))
@@ -59,12 +63,16 @@ public final class APNsMockServer: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+            .childChannelInitializer { [self] channel in
+                let key = ObjectIdentifier(channel)
+                connections.withLock { $0[key] = channel }
+                channel.closeFuture.whenComplete { _ in _ = self.connections.withLock { $0.removeValue(forKey: key) } }
+                return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                     // A server without h2 in its ALPN list stops after the handshake, like a plain HTTPS server.
                     guard speaksHTTP2 else { return }
-                    let connection = MockConnection(id: state.nextConnectionID(), state: state, raisedLimit: raisedLimit)
+                    let connection = MockConnection(
+                        id: state.nextConnectionID(), state: state, raisedLimit: raisedLimit)
                     connection.attach(channel)
                     var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
                     connectionConfiguration.initialSettings = [
@@ -90,10 +98,13 @@ public final class APNsMockServer: Sendable {
         channel.withLock { $0 = bound }
     }
 
-    /// Stops accepting connections and closes the listening socket.
+    /// Stops accepting connections, closes the listening socket and every open connection.
     public func stop() async throws {
         let bound = channel.withLock { $0 }
         try await bound?.close()
+        for open in connections.withLock({ Array($0.values) }) {
+            try? await open.close()
+        }
     }
 
     // MARK: Scripting and faults

@@ -7,6 +7,8 @@ public struct MockRecordedRequest: Sendable {
     public let path: String?
     /// Header fields in arrival order (pseudo-headers excluded).
     public let headers: [(name: String, value: String)]
+    /// Names of the fields the client sent as never-indexed HPACK literals (pseudo-headers included).
+    public let neverIndexedHeaders: Set<String>
     public let body: [UInt8]
     public let verdict: MockVerdict
 

@@ -13,6 +13,7 @@ final class MockStreamHandler: ChannelInboundHandler {
     private let validator: MockRequestValidator
     private var head = MockRequestValidator.Head(headers: [], bodyCount: 0)
     private var body: [UInt8] = []
+    private var neverIndexed: Set<String> = []
 
     init(connection: MockConnection, state: MockState, validator: MockRequestValidator) {
         self.connection = connection
@@ -23,7 +24,8 @@ final class MockStreamHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .headers(let headers):
-            for (name, value, _) in headers.headers {
+            for (name, value, indexing) in headers.headers {
+                if indexing == .neverIndexed { neverIndexed.insert(name) }
                 switch name {
                 case ":method": head.method = value
                 case ":path": head.path = value
@@ -86,12 +88,16 @@ final class MockStreamHandler: ChannelInboundHandler {
             return
         }
         context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: payload == nil))), promise: nil)
-        if let payload { context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil) }
+        if let payload {
+            context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil)
+        }
         context.flush()
-        let record = state.recordsRequests
+        let record =
+            state.recordsRequests
             ? MockRecordedRequest(
                 connectionID: connection.id, streamID: Int(streamID), method: head.method, path: head.path,
-                headers: head.headers, body: body, verdict: verdict)
+                headers: head.headers, neverIndexedHeaders: neverIndexed, body: body,
+                verdict: verdict)
             : nil
         connection.apply(state.responded(record))
     }

@@ -19,7 +19,8 @@ public struct MockCertificateAuthority: Sendable {
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName {
             OrganizationName("Herald")
-            CommonName("Herald apns-mock test CA")
+            // A unique name per run: a client trusting several mocks' CAs picks the issuer by name.
+            CommonName("Herald apns-mock test CA \(UUID().uuidString.prefix(8))")
         }
         let ca = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(caKey.publicKey),
@@ -46,7 +47,8 @@ public struct MockCertificateAuthority: Sendable {
             },
             issuerPrivateKey: .init(caKey))
         caCertificatePEM = try ca.serializeAsPEM().pemString
-        self.serverCertificate = try NIOSSLCertificate(bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
+        self.serverCertificate = try NIOSSLCertificate(
+            bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
         self.serverKey = try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)
     }
 

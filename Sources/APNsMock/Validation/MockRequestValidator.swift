@@ -31,7 +31,10 @@ struct MockRequestValidator: Sendable {
         let token = path.dropFirst("/3/device/".count)
         guard !token.isEmpty else { return reject(400, "MissingDeviceToken") }
         guard token.utf8.count == 64, token.utf8.allSatisfy(\.isHexDigit) else { return reject(400, "BadDeviceToken") }
-        for name in ["apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id", "authorization"]
+        for name in [
+            "apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id",
+            "authorization",
+        ]
         where head.values(name).count > 1 {
             return reject(400, "DuplicateHeaders")
         }

@@ -36,11 +36,16 @@ final class MockTokenVerifier: @unchecked Sendable {
     private let teamID: String
     private let keys: [String: P256.Signing.PublicKey]
     private let now: @Sendable () -> Date
+    private let limitsUpdates: Bool
     private let state = Mutex(State())
 
-    init(teamID: String, keys: [String: P256.Signing.PublicKey], now: @escaping @Sendable () -> Date) {
+    init(
+        teamID: String, keys: [String: P256.Signing.PublicKey], limitsUpdates: Bool,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.teamID = teamID
         self.keys = keys
+        self.limitsUpdates = limitsUpdates
         self.now = now
     }
 
@@ -54,7 +59,7 @@ final class MockTokenVerifier: @unchecked Sendable {
         guard let (keyID, issuedAt) = verifySignature(token) else { return .invalid }
         if current - issuedAt > 3600 { return .expired }
         return state.withLock { state in
-            if let newest = state.newestIssuedAt[keyID], issuedAt > newest, issuedAt - newest < 20 * 60 {
+            if limitsUpdates, let newest = state.newestIssuedAt[keyID], issuedAt > newest, issuedAt - newest < 20 * 60 {
                 return .tooManyUpdates
             }
             state.newestIssuedAt[keyID] = max(state.newestIssuedAt[keyID] ?? issuedAt, issuedAt)

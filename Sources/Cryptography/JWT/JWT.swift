@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The JOSE header of a JWT: the algorithm and an optional key id.
 public struct JWTHeader: Codable, Equatable, Sendable {

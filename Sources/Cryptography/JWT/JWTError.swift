@@ -17,7 +17,8 @@ public enum JWTError: Error, Equatable, CustomStringConvertible, Sendable {
         switch self {
         case .malformed(let part): "malformed JWT: \(part)"
         case .unsupportedAlgorithm(let name): "JWT algorithm \"\(name)\" is not accepted"
-        case .algorithmMismatch(let expected, let found): "JWT algorithm \(found) where \(expected.rawValue) is required"
+        case .algorithmMismatch(let expected, let found):
+            "JWT algorithm \(found) where \(expected.rawValue) is required"
         case .unknownKey(let keyID): "no key for JWT key id \(keyID.map { "\"\($0)\"" } ?? "(none)")"
         case .invalidSignature: "JWT signature is invalid"
         case .signingFailed(let detail): "JWT signing failed: \(detail)"

@@ -22,7 +22,8 @@ enum TCPSocket {
         while let address = cursor {
             cursor = address.pointee.ai_next
             let descriptor = socket(
-                address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                address.pointee.ai_family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             guard descriptor >= 0 else {
                 lastErrno = errno
                 continue
@@ -62,11 +63,15 @@ enum TCPSocket {
     }
 
     /// Waits until `descriptor` has one of `events`; false when the deadline passes first.
-    static func wait(_ descriptor: Int32, for events: Int16, until deadline: ContinuousClock.Instant) throws(TLSError) -> Bool {
+    static func wait(_ descriptor: Int32, for events: Int16, until deadline: ContinuousClock.Instant) throws(TLSError)
+        -> Bool
+    {
         while true {
             let remaining = deadline - .now
             guard remaining > .zero else { return false }
-            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = Int32(
+                clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+                    + 1)
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }

@@ -59,7 +59,8 @@ public final class TLSClientConnection {
         var length: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &selected, &length)
         if let selected, length > 0 {
-            negotiatedProtocol = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
+            negotiatedProtocol = String(
+                decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
         }
         if let required = context.configuration.requiredApplicationProtocol, negotiatedProtocol != required {
             throw .alpnNotNegotiated(required: required, selected: negotiatedProtocol)
@@ -141,7 +142,9 @@ public final class TLSClientConnection {
             let savedErrno = errno
             let queued = OpenSSLError.drainQueue()
             if queued.isEmpty && (savedErrno == 0 || savedErrno == ECONNRESET || savedErrno == EPIPE) { return .closed }
-            throw .ioFailed("\(operation): \(queued.isEmpty ? String(cString: strerror(savedErrno)) : queued.joined(separator: "; "))")
+            throw .ioFailed(
+                "\(operation): \(queued.isEmpty ? String(cString: strerror(savedErrno)) : queued.joined(separator: "; "))"
+            )
         default:
             let queued = OpenSSLError.drainQueue()
             // OpenSSL 3 reports a peer that closed without close_notify as an SSL error: treat it as a close.

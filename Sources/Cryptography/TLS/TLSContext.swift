@@ -25,7 +25,8 @@ public final class TLSContext: @unchecked Sendable {
         }
         if let path = configuration.additionalCAFile {
             guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
-                throw .caFileUnreadable(path: path, detail: OpenSSLError(function: "SSL_CTX_load_verify_locations").description)
+                throw .caFileUnreadable(
+                    path: path, detail: OpenSSLError(function: "SSL_CTX_load_verify_locations").description)
             }
         }
         if !configuration.applicationProtocols.isEmpty {

@@ -20,7 +20,8 @@ struct APNsOptions: ParsableArguments {
     var host: String?
     @Option(name: .customLong("apns-port"), help: "Port for --apns-host (env HERALD_APNS_PORT; default 443).")
     var port: Int?
-    @Option(name: .customLong("apns-sandbox-url"), help: "Sandbox server, https://host:port (env HERALD_APNS_SANDBOX_URL).")
+    @Option(
+        name: .customLong("apns-sandbox-url"), help: "Sandbox server, https://host:port (env HERALD_APNS_SANDBOX_URL).")
     var sandboxURL: String?
     @Option(
         name: .customLong("apns-production-url"),
@@ -28,7 +29,9 @@ struct APNsOptions: ParsableArguments {
     var productionURL: String?
     @Option(name: .customLong("apns-ca-file"), help: "Extra trusted CA certificate, PEM (env HERALD_APNS_CA_FILE).")
     var caFile: String?
-    @Option(name: .customLong("apns-connections"), help: "Connections per environment (env HERALD_APNS_CONNECTIONS; default 2).")
+    @Option(
+        name: .customLong("apns-connections"),
+        help: "Connections per environment (env HERALD_APNS_CONNECTIONS; default 2).")
     var connections: Int?
 
     var flags: APNsSettings.Flags {

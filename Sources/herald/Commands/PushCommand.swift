@@ -21,7 +21,10 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "Alert title.") var title: String?
     @Option(help: "Topic (bundle id; the push type's suffix is added). Default: APNS_BUNDLE_ID.") var topic: String?
     @Flag(help: "Environment (default: APNS_PRODUCTION).") var environment: Environment?
-    @Option(help: "Push type: alert, background, location, voip, complication, fileprovider, liveactivity, pushtotalk, widgets, controls.")
+    @Option(
+        help:
+            "Push type: alert, background, location, voip, complication, fileprovider, liveactivity, pushtotalk, widgets, controls."
+    )
     var pushType = "alert"
     @Option(help: "Priority 10, 5 or 1 (default 10; 5 for background).") var priority: Int?
     @Option(help: "Collapse id (at most 64 bytes).") var collapseID: String?
@@ -34,8 +37,12 @@ struct PushCommand: AsyncParsableCommand {
         guard DeviceToken(hex: token) != nil else { throw ValidationError("--token must be hexadecimal") }
         guard alert != nil || payload != nil else { throw ValidationError("give --alert or --payload") }
         guard PushType(headerValue: pushType) != nil else { throw ValidationError("unknown --push-type \(pushType)") }
-        if let priority, PushPriority(rawValue: priority) == nil { throw ValidationError("--priority must be 10, 5 or 1") }
-        if let collapseID, CollapseID(collapseID) == nil { throw ValidationError("--collapse-id must be 1 to 64 bytes") }
+        if let priority, PushPriority(rawValue: priority) == nil {
+            throw ValidationError("--priority must be 10, 5 or 1")
+        }
+        if let collapseID, CollapseID(collapseID) == nil {
+            throw ValidationError("--collapse-id must be 1 to 64 bytes")
+        }
         if let apnsID, APNsID(apnsID) == nil { throw ValidationError("--apns-id must be a UUID") }
     }
 
@@ -72,7 +79,9 @@ struct PushCommand: AsyncParsableCommand {
         let common = (
             id: apnsID.flatMap(APNsID.init) ?? APNsID(), token: DeviceToken(hex: token)!,
             priority: priority.flatMap(PushPriority.init(rawValue:)),
-            expiration: expiration.map { $0 == 0 ? PushExpiration.immediately : .at(Date(timeIntervalSince1970: TimeInterval($0))) },
+            expiration: expiration.map {
+                $0 == 0 ? PushExpiration.immediately : .at(Date(timeIntervalSince1970: TimeInterval($0)))
+            },
             collapse: collapseID.flatMap(CollapseID.init)
         )
         var typed = Payload()

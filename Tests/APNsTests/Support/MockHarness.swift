@@ -17,13 +17,14 @@ struct MockHarness {
     /// Starts a mock trusting a fresh key.
     static func start(
         applicationProtocols: [String] = ["h2"], serverNames: [String] = ["localhost", "127.0.0.1"],
-        now: @escaping @Sendable () -> Date = { Date() }
+        streamLimit: Int = 1000, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> MockHarness {
         let key = TestSigningKey.generate()
         let mock = try APNsMockServer(
             configuration: APNsMockConfiguration(
                 teamID: teamID, keys: [key.keyID: key.publicKeyPEM], bundleIDs: [bundleID],
-                applicationProtocols: applicationProtocols, serverNames: serverNames, now: now))
+                applicationProtocols: applicationProtocols, raisedMaxConcurrentStreams: streamLimit,
+                serverNames: serverNames, now: now))
         try await mock.start()
         let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-mock-ca-\(UUID()).pem").path
         try mock.certificateAuthority.writeCACertificate(to: caFile)
@@ -37,11 +38,12 @@ struct MockHarness {
     }
 
     func configuration(
-        connections: Int = 1, requestTimeout: Duration = .seconds(20), trustMock: Bool = true, host: String = "127.0.0.1"
+        connections: Int = 1, requestTimeout: Duration = .seconds(20), trustMock: Bool = true,
+        host: String = "127.0.0.1"
     ) -> APNsClientConfiguration {
         APNsClientConfiguration(
             endpoint: APNsEndpoint(host: host, port: mock.port), connectionCount: connections,
-            requestTimeout: requestTimeout, connectTimeout: .seconds(5),
+            requestTimeout: requestTimeout, connectTimeout: .seconds(15),
             tls: TLSClientConfiguration(additionalCAFile: trustMock ? caFile : nil))
     }
 

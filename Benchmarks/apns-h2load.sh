@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Compares Herald's APNs client with h2load (nghttp2-client) against the same apns-mock, with the same
+# provider token, payload, request count and connection count, and prints both rates.
+#
+#   Benchmarks/apns-h2load.sh                      # 3 rounds of 100000 pushes over 2 connections
+#   REQUESTS=200000 CONNECTIONS=4 ROUNDS=5 Benchmarks/apns-h2load.sh
+#
+# Each round starts a fresh apns-mock, runs the client, then h2load with the token the client used.
+# Environment: REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000), ROUNDS (3),
+# PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use the binaries in this folder).
+set -euo pipefail
+
+REQUESTS=${REQUESTS:-100000}
+CONNECTIONS=${CONNECTIONS:-2}
+STREAMS=${STREAMS:-1000}
+ROUNDS=${ROUNDS:-3}
+PORT=${PORT:-9444}
+SCRATCH=${SCRATCH:-.build-apns-release}
+TEAM=TEAM123456
+KEY_ID=BENCHKEY01
+TOPIC=com.example.herald
+DEVICE=$(printf 'ab%.0s' $(seq 32))
+
+cd "$(dirname "$0")/.."
+command -v h2load >/dev/null || { echo "h2load not found: apt-get install nghttp2-client" >&2; exit 1; }
+
+if [[ -z "${BIN:-}" ]]; then
+    HERALD_BENCHMARKS=1 swift build -c release --scratch-path "$SCRATCH" --product apns-mock >&2
+    HERALD_BENCHMARKS=1 swift build -c release --scratch-path "$SCRATCH" --product apns-bench >&2
+    BIN=$(HERALD_BENCHMARKS=1 swift build -c release --scratch-path "$SCRATCH" --show-bin-path)
+fi
+
+WORK=$(mktemp -d)
+MOCK_PID=
+stop_mock() {
+    if [[ -n "$MOCK_PID" ]]; then
+        kill "$MOCK_PID" 2>/dev/null || true
+        wait "$MOCK_PID" 2>/dev/null || true
+        MOCK_PID=
+    fi
+}
+trap 'stop_mock; rm -rf "$WORK"' EXIT
+
+# A throwaway signing key, made now and deleted on exit.
+openssl ecparam -genkey -name prime256v1 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$WORK/key.p8"
+# Seed 004 §9.3's example payload.
+printf '%s' '{"actionUrl":"feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000","aps":{"alert":{"body":"Feature request: Dark mode support","title":"New Feedback"},"badge":1,"mutable-content":1,"sound":"default"},"feedbackId":"550e8400-e29b-41d4-a716-446655440000","projectId":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","type":"new_feedback"}' >"$WORK/payload.json"
+
+start_mock() {
+    "$BIN/apns-mock" --port "$PORT" --team-id "$TEAM" --key-id "$KEY_ID" --key-file "$WORK/key.p8" \
+        --bundle-id "$TOPIC" --cert-out "$WORK/ca.pem" --max-concurrent-streams "$STREAMS" >"$WORK/mock.log" 2>&1 &
+    MOCK_PID=$!
+    for _ in $(seq 100); do
+        grep -q listening "$WORK/mock.log" 2>/dev/null && return
+        sleep 0.1
+    done
+    cat "$WORK/mock.log" >&2
+    exit 1
+}
+
+# The same token the client used, the same payload and headers, the same connections. h2load cannot vary
+# apns-id per request, so it sends a fixed one (the mock then echoes it, as for the client, instead of
+# generating one).
+h2load_run() {
+    h2load -n "$1" -c "$CONNECTIONS" -m "$STREAMS" -t 1 -d "$WORK/payload.json" \
+        -H "authorization: bearer $(cat "$WORK/jwt")" -H "apns-topic: $TOPIC" -H "apns-push-type: alert" \
+        -H "apns-priority: 10" -H "apns-id: 0b7ad9d4-6f6e-4a55-9a31-2f0d2c1f0e11" \
+        "https://127.0.0.1:$PORT/3/device/$DEVICE"
+}
+
+echo "$REQUESTS pushes per run, $CONNECTIONS connections, up to $STREAMS streams each, $ROUNDS rounds"
+CLIENT_RATES=()
+H2LOAD_RATES=()
+for round in $(seq "$ROUNDS"); do
+    start_mock
+    CLIENT=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$WORK/key.p8" \
+        --key-id "$KEY_ID" --team-id "$TEAM" --bundle-id "$TOPIC" --payload "$WORK/payload.json" \
+        --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) \
+        --token-out "$WORK/jwt")
+    h2load_run 2000 >/dev/null # warm-up, as the client had
+    H2LOAD=$(h2load_run "$REQUESTS")
+    stop_mock
+    CLIENT_RATE=$(sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$CLIENT")
+    H2LOAD_RATE=$(sed -n 's/^finished in [0-9.]*[a-z]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$H2LOAD")
+    grep -q "failures 0" <<<"$CLIENT" || echo "warning: the client saw failures: $CLIENT" >&2
+    grep -q "status codes: $REQUESTS 2xx" <<<"$H2LOAD" || echo "warning: h2load saw non-2xx answers" >&2
+    echo "round $round: $CLIENT"
+    echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD")"
+    CLIENT_RATES+=("$CLIENT_RATE")
+    H2LOAD_RATES+=("$H2LOAD_RATE")
+done
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+CLIENT_MEDIAN=$(median "${CLIENT_RATES[@]}")
+H2LOAD_MEDIAN=$(median "${H2LOAD_RATES[@]}")
+awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" \
+    'BEGIN { printf "median: herald client %.0f pushes/s, h2load %.0f req/s: client at %.1f%% of h2load\n", c, h, 100 * c / h }'
