@@ -65,10 +65,12 @@ let foundationTargets: [Target] = [
         dependencies: [
             "APNs",
             "HeraldCore",
+            "HeraldServer",
             "LocalServices",
             "Postgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
         swiftSettings: strictSettings
     ),
@@ -204,6 +206,56 @@ let benchmarkTargets: [Target] =
         ),
     ]
 
+// MARK: - Gateway API
+
+let gatewayTargets: [Target] =
+    [
+        .target(
+            name: "HeraldServer",
+            dependencies: [
+                "Cryptography",
+                "HeraldCore",
+                "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HeraldServerTests",
+            dependencies: [
+                "Cryptography",
+                "HeraldCore",
+                "HeraldServer",
+                "LocalServices",
+                "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ]
+    + (Context.environment["HERALD_BENCHMARKS"] == nil
+        ? []
+        : [
+            .executableTarget(
+                name: "gateway-bench",
+                dependencies: [
+                    "Cryptography",
+                    "HeraldCore",
+                    "LocalServices",
+                    "Postgres",
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Benchmarks/GatewayAPI",
+                exclude: ["register.lua"],
+                swiftSettings: strictSettings
+            )
+        ])
+
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],
@@ -216,7 +268,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
-    targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + benchmarkTargets,
+    targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + benchmarkTargets + gatewayTargets,
     swiftLanguageModes: [.v6]
 )

@@ -6,5 +6,7 @@ struct Herald: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Herald, a self-hosted push-notification gateway for Apple devices.",
-        subcommands: [MigrateCommand.self, DevCommand.self, PushCommand.self])
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, KeysCommand.self, PushCommand.self, DevCommand.self,
+        ])
 }

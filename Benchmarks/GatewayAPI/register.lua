@@ -1,0 +1,26 @@
+-- wrk script for gateway-bench: POSTs device registrations over keep-alive connections, each with a token no other
+-- request uses, rotating over the user tokens listed (one JWT per line) in the file $HERALD_BENCH_TOKENS.
+
+local threads = 0
+
+function setup(thread)
+   thread:set("thread_id", threads)
+   threads = threads + 1
+end
+
+function init(args)
+   tokens = {}
+   for line in io.lines(os.getenv("HERALD_BENCH_TOKENS")) do
+      tokens[#tokens + 1] = line
+   end
+   counter = 0
+end
+
+function request()
+   counter = counter + 1
+   local token = string.format("%08x%056x", thread_id, counter)
+   local jwt = tokens[(counter % #tokens) + 1]
+   local body = '{"token":"' .. token .. '","platform":"iOS","appVersion":"1.0","osVersion":"18.0"}'
+   return wrk.format("POST", "/api/v1/devices/register",
+      { ["Authorization"] = "Bearer " .. jwt, ["Content-Type"] = "application/json" }, body)
+end

@@ -1,0 +1,28 @@
+public import Foundation
+
+/// What an API key may do. `admin` may call every route, `send` may post events and notifications, `read` may
+/// only read notifications, logs and stats.
+public enum APIKeyScope: String, Sendable, CaseIterable, Codable {
+    case admin
+    case send
+    case read
+}
+
+/// An API key as stored: never the key itself, only its visible prefix.
+public struct APIKey: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    /// The key's first characters, to tell keys apart in listings.
+    public var prefix: String
+    public var scope: APIKeyScope
+    public var createdAt: Date
+    public var lastUsedAt: Date?
+    public var revokedAt: Date?
+}
+
+/// A freshly created key: the only moment its secret exists outside the caller's hands.
+public struct CreatedAPIKey: Sendable {
+    public var key: APIKey
+    /// The full key (`hk_…`), to show once. Never log it.
+    public var secret: String
+}

@@ -1,0 +1,83 @@
+import Cryptography
+public import Foundation
+public import Postgres
+
+/// Creates, lists, revokes and checks API keys. Only a SHA-256 of each key is stored.
+public struct APIKeyStore: Sendable {
+    /// Every key starts with this, so leaked keys are easy to recognise (and to scan for).
+    public static let keyPrefix = "hk_"
+
+    let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
+    static let columns = "id, name, prefix, scope, created_at, last_used_at, revoked_at"
+
+    static func decode(_ row: PostgresRow) throws -> APIKey {
+        let (id, name, prefix, scope, created, used, revoked) =
+            try row.decode((UUID, String, String, String, Date, Date?, Date?).self)
+        return APIKey(
+            id: id, name: name, prefix: prefix, scope: APIKeyScope(rawValue: scope) ?? .read, createdAt: created,
+            lastUsedAt: used, revokedAt: revoked)
+    }
+
+    /// Creates a key: `hk_` followed by 32 random bytes in base64url.
+    /// - Throws: ``DomainError`` `.invalid` when the name is empty or longer than 100 characters.
+    public func create(name: String, scope: APIKeyScope) async throws -> CreatedAPIKey {
+        guard (1...100).contains(name.count) else {
+            throw DomainError.invalid("must be 1 to 100 characters", field: "name")
+        }
+        let secret = Self.keyPrefix + Base64URL.encode(SecureRandom.bytes(count: 32))
+        let prefix = String(secret.prefix(11))
+        let rows = try await client.query(
+            """
+            INSERT INTO api_keys (name, prefix, key_hash, scope)
+            VALUES (\(name), \(prefix), \(Self.hash(secret)), \(scope.rawValue))
+            RETURNING \(unescaped: Self.columns)
+            """)
+        return CreatedAPIKey(key: try Self.decode(rows[0]), secret: secret)
+    }
+
+    /// Every key, newest first.
+    public func list() async throws -> [APIKey] {
+        try await client.query("SELECT \(unescaped: Self.columns) FROM api_keys ORDER BY created_at DESC, id").map(
+            Self.decode)
+    }
+
+    /// Revokes the key with this id or prefix. - Returns: the revoked key, or `nil` when none matches.
+    /// - Throws: ``DomainError`` `.conflict` when a prefix matches several keys.
+    public func revoke(_ idOrPrefix: String) async throws -> APIKey? {
+        let id = UUID(uuidString: idOrPrefix)
+        let matches = try await client.query(
+            "SELECT id FROM api_keys WHERE id = \(id) OR prefix = \(idOrPrefix)"
+        ).decode(UUID.self)
+        guard matches.count <= 1 else { throw DomainError.conflict("several keys have this prefix: give the id") }
+        guard let match = matches.first else { return nil }
+        let rows = try await client.query(
+            """
+            UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = \(match)
+            RETURNING \(unescaped: Self.columns)
+            """)
+        return try Self.decode(rows[0])
+    }
+
+    /// The unrevoked key whose secret is `secret`, or `nil`. Records the use at most once a minute per key.
+    public func authenticate(_ secret: String) async throws -> APIKey? {
+        guard secret.hasPrefix(Self.keyPrefix), secret.utf8.count < 200 else { return nil }
+        let rows = try await client.query(
+            """
+            WITH k AS (
+                SELECT \(unescaped: Self.columns) FROM api_keys
+                WHERE key_hash = \(Self.hash(secret)) AND revoked_at IS NULL
+            ),
+            touched AS (
+                UPDATE api_keys a SET last_used_at = now() FROM k
+                WHERE a.id = k.id AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute')
+            )
+            SELECT * FROM k
+            """)
+        return try rows.first.map(Self.decode)
+    }
+
+    static func hash(_ secret: String) -> String { SHA256.hexDigest(Data(secret.utf8)) }
+}

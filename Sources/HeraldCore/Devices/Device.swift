@@ -1,0 +1,59 @@
+public import Foundation
+
+/// The platforms Herald registers devices for.
+public enum DevicePlatform: String, Sendable, CaseIterable, Codable {
+    case iOS
+    case macOS
+}
+
+/// Which APNs server knows a device's token.
+public enum PushEnvironment: String, Sendable, CaseIterable, Codable {
+    case sandbox
+    case production
+}
+
+/// Why a device no longer receives pushes.
+public enum DeactivationReason: String, Sendable, CaseIterable, Codable {
+    case unregistered
+    case expiredToken = "expired_token"
+    case badDeviceToken = "bad_device_token"
+    case removedByUser = "removed_by_user"
+}
+
+/// A registered device, without its token (which Herald never hands out).
+public struct Device: Sendable, Equatable {
+    public var id: UUID
+    public var platform: DevicePlatform
+    public var environment: PushEnvironment
+    public var topic: String?
+    public var appVersion: String?
+    public var osVersion: String?
+    public var isActive: Bool
+    public var deactivationReason: DeactivationReason?
+    public var createdAt: Date
+    public var registeredAt: Date
+    public var lastUsedAt: Date?
+}
+
+/// What a device registration carries besides the token and the user.
+public struct DeviceRegistration: Sendable {
+    public var token: PushToken
+    public var platform: DevicePlatform
+    public var environment: PushEnvironment
+    /// The apns-topic; `nil` means the configured bundle id.
+    public var topic: String?
+    public var appVersion: String?
+    public var osVersion: String?
+
+    public init(
+        token: PushToken, platform: DevicePlatform, environment: PushEnvironment, topic: String? = nil,
+        appVersion: String? = nil, osVersion: String? = nil
+    ) {
+        self.token = token
+        self.platform = platform
+        self.environment = environment
+        self.topic = topic
+        self.appVersion = appVersion
+        self.osVersion = osVersion
+    }
+}

@@ -1,0 +1,117 @@
+public import Foundation
+public import Postgres
+
+/// Devices of users: registration, listing and removal, always on behalf of the device's user.
+public struct DeviceStore: Sendable {
+    let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
+    static let columns = """
+        d.id, d.platform, d.environment, d.topic, d.app_version, d.os_version, d.is_active, d.deactivation_reason,
+        d.created_at, d.registered_at, d.last_used_at
+        """
+
+    static func decode(_ row: PostgresRow) throws -> Device {
+        let (id, platform, environment, topic, app, os, active, reason, created, registered, lastUsed) =
+            try row.decode((UUID, String, String, String?, String?, String?, Bool, String?, Date, Date, Date?).self)
+        return Device(
+            id: id, platform: DevicePlatform(rawValue: platform) ?? .iOS,
+            environment: PushEnvironment(rawValue: environment) ?? .production, topic: topic, appVersion: app,
+            osVersion: os, isActive: active, deactivationReason: reason.flatMap(DeactivationReason.init(rawValue:)),
+            createdAt: created, registeredAt: registered, lastUsedAt: lastUsed)
+    }
+
+    /// Registers a token for `user` in one statement. A token already known moves to `user` and is reactivated.
+    /// - Returns: the device and whether the token was new.
+    /// - Throws: ``DomainError`` `.notFound` when `user` is unknown.
+    public func register(_ registration: DeviceRegistration, for user: ExternalID) async throws -> (
+        device: Device, created: Bool
+    ) {
+        let rows = try await client.query(
+            """
+            INSERT INTO device_tokens AS d (user_id, token, platform, environment, topic, app_version, os_version)
+            SELECT u.id, \(registration.token.hex), \(registration.platform.rawValue),
+                   \(registration.environment.rawValue), \(registration.topic), \(registration.appVersion),
+                   \(registration.osVersion)
+            FROM users u WHERE u.external_id = \(user.rawValue)
+            ON CONFLICT (token) DO UPDATE
+            SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
+                topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
+                is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
+                updated_at = now()
+            RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
+            """)
+        guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
+        return (try Self.decode(row), try row.decode(column: 11, as: Bool.self))
+    }
+
+    /// Registers several tokens in one statement and one commit: what ``RegistrationBatcher`` sends under load.
+    /// The tokens must be distinct.
+    /// - Returns: each registered device and whether it was new, by token; tokens of unknown users are absent.
+    func register(batch: [(registration: DeviceRegistration, user: ExternalID)]) async throws -> [String: (
+        device: Device, created: Bool
+    )] {
+        // Optional text travels as "" (no valid value is empty) because the arrays are text[] of non-null elements.
+        let rows = try await client.query(
+            """
+            INSERT INTO device_tokens AS d (user_id, token, platform, environment, topic, app_version, os_version)
+            SELECT u.id, i.token, i.platform, i.environment, nullif(i.topic, ''), nullif(i.app_version, ''),
+                   nullif(i.os_version, '')
+            FROM unnest(\(batch.map(\.user.rawValue)), \(batch.map(\.registration.token.hex)),
+                        \(batch.map(\.registration.platform.rawValue)), \(batch.map(\.registration.environment.rawValue)),
+                        \(batch.map { $0.registration.topic ?? "" }), \(batch.map { $0.registration.appVersion ?? "" }),
+                        \(batch.map { $0.registration.osVersion ?? "" }))
+                AS i (user_external_id, token, platform, environment, topic, app_version, os_version)
+            JOIN users u ON u.external_id = i.user_external_id
+            ON CONFLICT (token) DO UPDATE
+            SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
+                topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
+                is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
+                updated_at = now()
+            RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted, d.token
+            """)
+        var result: [String: (device: Device, created: Bool)] = [:]
+        for row in rows {
+            result[try row.decode(column: 12, as: String.self)] = (
+                try Self.decode(row), try row.decode(column: 11, as: Bool.self)
+            )
+        }
+        return result
+    }
+
+    /// Every device of `user`, active or not, newest registration first.
+    public func devices(of user: ExternalID) async throws -> [Device] {
+        try await client.query(
+            """
+            SELECT \(unescaped: Self.columns) FROM device_tokens d JOIN users u ON u.id = d.user_id
+            WHERE u.external_id = \(user.rawValue) ORDER BY d.registered_at DESC, d.id
+            """
+        ).map(Self.decode)
+    }
+
+    /// Deactivates `user`'s device (reason `removed_by_user`) and cancels its pending deliveries; the row stays so
+    /// the delivery history keeps it.
+    /// - Returns: whether `user` has a device with this id; another user's device is reported as absent.
+    public func remove(_ device: UUID, of user: ExternalID) async throws -> Bool {
+        try await client.query(
+            """
+            WITH target AS (
+                SELECT d.id, d.is_active FROM device_tokens d JOIN users u ON u.id = d.user_id
+                WHERE d.id = \(device) AND u.external_id = \(user.rawValue)
+            ),
+            deactivated AS (
+                UPDATE device_tokens d
+                SET is_active = FALSE, deactivated_at = now(), deactivation_reason = 'removed_by_user',
+                    updated_at = now()
+                FROM target t WHERE d.id = t.id AND t.is_active
+            ),
+            canceled AS (
+                UPDATE deliveries x SET state = 'canceled', finished_at = now(), updated_at = now()
+                FROM target t WHERE x.device_token_id = t.id AND x.state = 'pending'
+            )
+            SELECT count(*) FROM target
+            """
+        ).scalar(Int.self) > 0
+    }
+}

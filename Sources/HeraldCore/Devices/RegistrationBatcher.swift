@@ -1,0 +1,83 @@
+/// Registers devices in batches when many arrive at once, so a burst costs a few statements and commits instead of
+/// one each. A registration that finds no batch running starts one at once, so a lone request waits for nothing.
+///
+/// Batches never hold the same token twice (the second waits for the next batch), and a batch that fails is retried
+/// one registration at a time, so one bad registration never fails the others.
+public actor RegistrationBatcher {
+    private struct Pending {
+        let registration: DeviceRegistration
+        let user: ExternalID
+        let continuation: CheckedContinuation<(device: Device, created: Bool), any Error>
+    }
+
+    private let store: DeviceStore
+    private let maximumBatches: Int
+    private let maximumBatchSize: Int
+    private var pending: [Pending] = []
+    private var running = 0
+
+    /// - Parameters:
+    ///   - maximumBatches: Statements in flight at once; keep it below the pool's size.
+    ///   - maximumBatchSize: Registrations per statement.
+    public init(store: DeviceStore, maximumBatches: Int = 4, maximumBatchSize: Int = 256) {
+        self.store = store
+        self.maximumBatches = max(1, maximumBatches)
+        self.maximumBatchSize = max(1, maximumBatchSize)
+    }
+
+    /// Registers a token for `user`; see ``DeviceStore/register(_:for:)``.
+    public func register(_ registration: DeviceRegistration, for user: ExternalID) async throws -> (
+        device: Device, created: Bool
+    ) {
+        try await withCheckedThrowingContinuation { continuation in
+            pending.append(Pending(registration: registration, user: user, continuation: continuation))
+            startBatchIfRoom()
+        }
+    }
+
+    private func startBatchIfRoom() {
+        guard running < maximumBatches, !pending.isEmpty else { return }
+        var batch: [Pending] = []
+        var rest: [Pending] = []
+        var tokens: Set<String> = []
+        for item in pending {
+            if batch.count < maximumBatchSize, tokens.insert(item.registration.token.hex).inserted {
+                batch.append(item)
+            } else {
+                rest.append(item)
+            }
+        }
+        pending = rest
+        running += 1
+        Task { await self.run(batch) }
+    }
+
+    private func run(_ batch: [Pending]) async {
+        if batch.count == 1 {
+            await registerAlone(batch[0])
+        } else {
+            do {
+                let results = try await store.register(batch: batch.map { ($0.registration, $0.user) })
+                for item in batch {
+                    if let result = results[item.registration.token.hex] {
+                        item.continuation.resume(returning: result)
+                    } else {
+                        item.continuation.resume(throwing: DomainError.notFound("no user has this id", field: "userId"))
+                    }
+                }
+            } catch {
+                for item in batch { await registerAlone(item) }
+            }
+        }
+        running -= 1
+        startBatchIfRoom()
+    }
+
+    private func registerAlone(_ item: Pending) async {
+        do {
+            item.continuation.resume(returning: try await store.register(item.registration, for: item.user))
+        } catch {
+            item.continuation.resume(throwing: error)
+        }
+    }
+}

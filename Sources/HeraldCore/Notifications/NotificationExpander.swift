@@ -1,0 +1,130 @@
+public import Foundation
+public import Postgres
+
+/// Turns due notifications into deliveries: one SQL statement per notification resolves the recipients, their
+/// preferences and their active devices, inserts one delivery per device and one suppression per silenced
+/// recipient, and marks the notification expanded.
+public struct NotificationExpander: Sendable {
+    /// What one expansion did.
+    public struct Expansion: Sendable, Equatable {
+        public var notificationID: UUID
+        public var deliveries: Int
+        public var suppressions: Int
+    }
+
+    let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
+    /// Expands every notification that is due now, oldest first. Safe to run in many processes at once: each
+    /// notification is locked with `SKIP LOCKED`, and a crash rolls its whole expansion back.
+    /// - Returns: what was expanded.
+    @discardableResult
+    public func expandDue() async throws -> [Expansion] {
+        var done: [Expansion] = []
+        while let expansion = try await expandNext() { done.append(expansion) }
+        return done
+    }
+
+    /// When the next scheduled notification falls due, if any.
+    public func nextDue() async throws -> Date? {
+        try await client.query("SELECT min(send_at) FROM notifications WHERE state = 'scheduled'").scalar(Date?.self)
+    }
+
+    /// Expands the oldest due notification, if there is one.
+    public func expandNext() async throws -> Expansion? {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.statement))
+        guard let row = rows.first else { return nil }
+        let (id, deliveries, suppressions) = try row.decode((UUID, Int, Int).self)
+        return Expansion(notificationID: id, deliveries: deliveries, suppressions: suppressions)
+    }
+
+    /// The expansion, from the notification's kind, type and targets:
+    /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant;
+    /// * direct sends with a project: its owner and members;
+    /// * direct sends: the named users (all their active devices) and the named devices.
+    /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
+    /// is also the submitter gets the submitter's text) and the actor never counts.
+    static let statement = """
+        WITH n AS (
+            SELECT id, kind, type, project_id, targets, respect_preferences FROM notifications
+            WHERE state = 'scheduled' AND send_at <= now()
+            ORDER BY send_at
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED
+        ),
+        candidates (user_id, device_id, variant) AS (
+            SELECT pr.owner_id, NULL::uuid, 'default' FROM n JOIN projects pr ON pr.id = n.project_id
+            WHERE (n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .projectMembers))))
+               OR (n.kind = 'direct' AND n.targets ? 'projectId')
+            UNION ALL
+            SELECT m.user_id, NULL::uuid, 'default' FROM n JOIN project_members m ON m.project_id = n.project_id
+            WHERE (n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .projectMembers))))
+               OR (n.kind = 'direct' AND n.targets ? 'projectId')
+            UNION ALL
+            SELECT u.id, NULL::uuid, 'default' FROM n JOIN users u
+              ON u.external_id = n.targets -> 'submitter' ->> 'userId'
+              OR lower(u.email) = lower(n.targets -> 'submitter' ->> 'email')
+            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .submitter)))
+            UNION ALL
+            SELECT u.id, NULL::uuid, 'voter'
+            FROM n CROSS JOIN LATERAL jsonb_array_elements(n.targets -> 'voters') AS v (person)
+            JOIN users u ON u.external_id = v.person ->> 'userId' OR lower(u.email) = lower(v.person ->> 'email')
+            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
+            UNION ALL
+            SELECT u.id, NULL::uuid, 'default'
+            FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> 'userIds') AS t (external_id)
+            JOIN users u ON u.external_id = t.external_id
+            WHERE n.kind = 'direct'
+            UNION ALL
+            SELECT d.user_id, d.id, 'default'
+            FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> 'deviceIds') AS t (device_id)
+            JOIN device_tokens d ON d.id = t.device_id::uuid
+            WHERE n.kind = 'direct'
+        ),
+        recipients AS (
+            SELECT c.user_id,
+                   bool_or(c.device_id IS NULL) AS all_devices,
+                   array_agg(c.device_id) FILTER (WHERE c.device_id IS NOT NULL) AS device_ids,
+                   CASE WHEN bool_or(c.variant = 'default') THEN 'default' ELSE 'voter' END AS variant
+            FROM candidates c
+            WHERE NOT EXISTS (
+                SELECT 1 FROM n JOIN users a ON a.external_id = n.targets ->> 'actorId' WHERE a.id = c.user_id)
+            GROUP BY c.user_id
+        ),
+        decided AS (
+            SELECT r.user_id, r.all_devices, r.device_ids, r.variant,
+                   \(PreferenceResolution.sqlReason) AS reason
+            FROM recipients r
+            CROSS JOIN n
+            JOIN users u ON u.id = r.user_id
+            LEFT JOIN project_member_preferences p ON p.user_id = r.user_id AND p.project_id = n.project_id
+        ),
+        targeted AS (
+            SELECT x.user_id, d.id AS device_id, d.environment, x.variant
+            FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active
+            WHERE x.reason IS NULL AND (x.all_devices OR d.id = ANY (x.device_ids))
+        ),
+        inserted AS (
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, variant)
+            SELECT n.id, t.user_id, t.device_id, t.environment, t.variant FROM targeted t CROSS JOIN n
+            ON CONFLICT (notification_id, device_token_id) DO NOTHING
+            RETURNING 1
+        ),
+        suppressed AS (
+            INSERT INTO notification_suppressions (notification_id, user_id, reason)
+            SELECT n.id, x.user_id, coalesce(x.reason, 'no_active_device') FROM decided x CROSS JOIN n
+            WHERE x.reason IS NOT NULL OR NOT EXISTS (SELECT 1 FROM targeted t WHERE t.user_id = x.user_id)
+            ON CONFLICT (notification_id, user_id) DO NOTHING
+            RETURNING 1
+        ),
+        expanded AS (
+            UPDATE notifications SET state = 'expanded', expanded_at = now(), updated_at = now()
+            FROM n WHERE notifications.id = n.id
+            RETURNING notifications.id
+        )
+        SELECT e.id, (SELECT count(*) FROM inserted), (SELECT count(*) FROM suppressed),
+               pg_notify('\(HeraldChannel.deliveries)', e.id::text)::text
+        FROM expanded e
+        """
+}

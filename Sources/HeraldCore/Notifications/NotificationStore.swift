@@ -1,0 +1,156 @@
+public import Foundation
+public import Postgres
+
+/// Accepts notifications into the outbox and reports on them.
+public struct NotificationStore: Sendable {
+    /// What `POST /events` and `POST /notifications` answer.
+    public struct Accepted: Sendable, Equatable {
+        public var id: UUID
+        /// `true` when an earlier request with the same idempotency key created it.
+        public var replayed: Bool
+    }
+
+    let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
+    /// Stores one notification row and wakes the expanders with `NOTIFY`, in one statement (plus a transaction
+    /// when an idempotency key is given). It never waits for expansion, so it costs the same for any audience.
+    /// - Parameters:
+    ///   - draft: What to send and to whom.
+    ///   - apiKeyID: The key that sent it.
+    ///   - idempotency: Replays the first answer for a repeated key and creates nothing.
+    /// - Throws: ``DomainError`` `.invalid` (field `projectId`) for an unknown project; `.conflict` when the
+    ///   idempotency key was used for a different request.
+    public func accept(_ draft: NotificationDraft, apiKeyID: UUID?, idempotency: IdempotencyKey? = nil) async throws
+        -> Accepted
+    {
+        if let idempotency, let earlier = try await replay(idempotency) { return earlier }
+        let content = try PostgresJSON(encoding: draft.content)
+        let targets = try PostgresJSON(encoding: draft.targets)
+        let project = draft.project?.rawValue
+        let insert: PostgresQuery = """
+            WITH pr AS (SELECT id FROM projects WHERE external_id = \(project)),
+            n AS (
+                INSERT INTO notifications
+                    (kind, type, project_id, project_external_id, api_key_id, content, targets, respect_preferences,
+                     send_at, expires_at)
+                SELECT \(draft.kind.rawValue), \(draft.type), (SELECT id FROM pr), \(project), \(apiKeyID), \(content),
+                       \(targets), \(draft.respectPreferences), coalesce(\(draft.sendAt), now()), \(draft.expiresAt)
+                WHERE \(project)::text IS NULL OR EXISTS (SELECT 1 FROM pr)
+                RETURNING id
+            ),
+            k AS (
+                INSERT INTO idempotency_keys (api_key_id, key, request_hash, notification_id, response_status, response_body)
+                SELECT \(idempotency?.apiKeyID), \(idempotency?.key), \(idempotency?.requestHash), n.id, 202,
+                       jsonb_build_object('id', n.id)
+                FROM n WHERE \(idempotency?.key)::text IS NOT NULL
+                ON CONFLICT DO NOTHING
+                RETURNING notification_id
+            )
+            SELECT n.id, EXISTS (SELECT 1 FROM k), pg_notify(\(HeraldChannel.notifications), n.id::text)::text
+            FROM n
+            """
+        guard let idempotency else {
+            let rows = try await client.query(insert)
+            guard let row = rows.first else { throw Self.unknownProject }
+            return Accepted(id: try row.decode(column: 0, as: UUID.self), replayed: false)
+        }
+        let outcome: Accepted? = try await client.withConnection { connection in
+            do {
+                return try await connection.withTransaction { connection in
+                    let rows = try await connection.query(insert)
+                    guard let row = rows.first else { throw Self.unknownProject }
+                    let (id, recorded) = try row.decode((UUID, Bool).self)
+                    // Another request with this key committed first: undo ours and answer with theirs.
+                    guard recorded else { throw LostRace() }
+                    return Accepted(id: id, replayed: false)
+                }
+            } catch is LostRace {
+                return nil
+            }
+        }
+        if let outcome { return outcome }
+        guard let earlier = try await replay(idempotency) else { throw LostRace() }
+        return earlier
+    }
+
+    private struct LostRace: Error {}
+
+    static let unknownProject = DomainError.invalid("no project has this id", field: "projectId")
+
+    /// The earlier answer for `idempotency`, after freeing the key if it is older than 24 hours.
+    private func replay(_ idempotency: IdempotencyKey) async throws -> Accepted? {
+        let rows = try await client.query(
+            """
+            WITH expired AS (
+                DELETE FROM idempotency_keys
+                WHERE api_key_id = \(idempotency.apiKeyID) AND key = \(idempotency.key)
+                  AND created_at < now() - interval '24 hours'
+                RETURNING 1
+            )
+            SELECT notification_id, request_hash FROM idempotency_keys
+            WHERE api_key_id = \(idempotency.apiKeyID) AND key = \(idempotency.key)
+              AND NOT EXISTS (SELECT 1 FROM expired)
+            """)
+        guard let row = rows.first else { return nil }
+        let (id, hash) = try row.decode((UUID, String).self)
+        guard hash == idempotency.requestHash else {
+            throw DomainError.conflict(
+                "this Idempotency-Key was used for a different request", field: "Idempotency-Key")
+        }
+        return Accepted(id: id, replayed: true)
+    }
+
+    /// Forgets idempotency keys older than 24 hours. - Returns: how many were removed.
+    @discardableResult
+    public func pruneIdempotencyKeys() async throws -> Int {
+        try await client.execute("DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'")
+    }
+
+    /// A notification's state with counts of its deliveries by state and of its suppressions by reason.
+    public func status(_ id: UUID) async throws -> NotificationStatus? {
+        let rows = try await client.query(
+            """
+            SELECT n.id, n.kind, n.type, n.project_external_id, n.state, n.send_at, n.expires_at, n.created_at,
+                   n.expanded_at, n.canceled_at,
+                   (SELECT coalesce(jsonb_object_agg(state, c), '{}') FROM
+                       (SELECT state, count(*) AS c FROM deliveries WHERE notification_id = n.id GROUP BY state) d),
+                   (SELECT coalesce(jsonb_object_agg(reason, c), '{}') FROM
+                       (SELECT reason, count(*) AS c FROM notification_suppressions WHERE notification_id = n.id
+                        GROUP BY reason) s)
+            FROM notifications n WHERE n.id = \(id)
+            """)
+        guard let row = rows.first else { return nil }
+        let (
+            nid, kind, type, project, state, sendAt, expiresAt, createdAt, expandedAt, canceledAt, deliveries,
+            suppressions
+        ) =
+            try row.decode(
+                (UUID, String, String, String?, String, Date, Date?, Date, Date?, Date?, PostgresJSON, PostgresJSON)
+                    .self)
+        return NotificationStatus(
+            id: nid, kind: kind, type: type, project: project, state: state, sendAt: sendAt, expiresAt: expiresAt,
+            createdAt: createdAt, expandedAt: expandedAt, canceledAt: canceledAt,
+            deliveries: try deliveries.decode([String: Int].self),
+            suppressions: try suppressions.decode([String: Int].self))
+    }
+}
+
+/// Where a notification is: `scheduled`, `expanded` or `canceled`, with its counts.
+public struct NotificationStatus: Sendable, Equatable {
+    public var id: UUID
+    public var kind: String
+    public var type: String
+    public var project: String?
+    public var state: String
+    public var sendAt: Date
+    public var expiresAt: Date?
+    public var createdAt: Date
+    public var expandedAt: Date?
+    public var canceledAt: Date?
+    /// Deliveries by state (`pending`, `sent`, …); states with none are absent.
+    public var deliveries: [String: Int]
+    /// Suppressed recipients by reason.
+    public var suppressions: [String: Int]
+}

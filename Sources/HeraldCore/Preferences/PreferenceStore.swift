@@ -1,0 +1,117 @@
+public import Postgres
+
+/// Reads and changes personal settings and per-project overrides.
+public struct PreferenceStore: Sendable {
+    let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
+    /// Applies `changes` to `user`'s personal settings. - Returns: the updated user, or `nil` if unknown.
+    public func updatePersonal(_ user: ExternalID, _ changes: PersonalPreferenceChanges) async throws -> User? {
+        var bindings = PostgresBindings()
+        bindings.append(user.rawValue)
+        var sets = ["updated_at = now()"]
+        for (column, value) in changes.assignments {
+            bindings.append(value)
+            sets.append("\(column) = $\(bindings.count)")
+        }
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    UPDATE users u SET \(sets.joined(separator: ", ")) WHERE u.external_id = $1
+                    RETURNING \(Directory.userColumns)
+                    """, bindings: bindings))
+        return try rows.first.map(Directory.decodeUser)
+    }
+
+    /// The caller's overrides for a project, with the user's personal settings to resolve them against.
+    /// - Throws: ``DomainError`` `.notFound` unless the user is the project's owner or a member.
+    public func projectPreferences(_ user: ExternalID, project: ExternalID) async throws -> ProjectPreferences {
+        let rows = try await client.query(
+            """
+            SELECT \(unescaped: Directory.userColumns), \(unescaped: Self.overrideColumns)
+            FROM users u
+            JOIN projects pr ON pr.external_id = \(project.rawValue)
+            LEFT JOIN project_member_preferences p ON p.user_id = u.id AND p.project_id = pr.id
+            WHERE u.external_id = \(user.rawValue)
+              AND (pr.owner_id = u.id OR EXISTS (
+                  SELECT 1 FROM project_members m WHERE m.project_id = pr.id AND m.user_id = u.id))
+            """)
+        guard let row = rows.first else { throw Self.notAMember }
+        return ProjectPreferences(
+            project: project, user: try Directory.decodeUser(row), overrides: try Self.decodeOverrides(row, from: 18))
+    }
+
+    /// Applies `changes` to the caller's overrides for a project, creating the row on first use, in one statement.
+    /// - Throws: ``DomainError`` `.notFound` unless the user is the project's owner or a member.
+    public func updateProjectPreferences(
+        _ user: ExternalID, project: ExternalID, _ changes: ProjectOverrideChanges
+    ) async throws -> ProjectPreferences {
+        var bindings = PostgresBindings()
+        bindings.append(user.rawValue)
+        bindings.append(project.rawValue)
+        var columns: [String] = []
+        var values: [String] = []
+        for (column, value) in changes.assignments {
+            bindings.append(value)
+            columns.append(column)
+            values.append("$\(bindings.count)::boolean")
+        }
+        let updates = (columns.map { "\($0) = EXCLUDED.\($0)" } + ["updated_at = now()"]).joined(separator: ", ")
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    WITH member AS (
+                        SELECT u.id AS user_id, pr.id AS project_id FROM users u
+                        JOIN projects pr ON pr.external_id = $2
+                        WHERE u.external_id = $1
+                          AND (pr.owner_id = u.id OR EXISTS (
+                              SELECT 1 FROM project_members m WHERE m.project_id = pr.id AND m.user_id = u.id))
+                    ),
+                    p AS (
+                        INSERT INTO project_member_preferences AS x (user_id, project_id\(columns.map { ", " + $0 }.joined()))
+                        SELECT member.user_id, member.project_id\(values.map { ", " + $0 }.joined()) FROM member
+                        ON CONFLICT (user_id, project_id) DO UPDATE SET \(updates)
+                        RETURNING *
+                    )
+                    SELECT \(Directory.userColumns), \(Self.overrideColumns)
+                    FROM p JOIN users u ON u.id = p.user_id
+                    """, bindings: bindings))
+        guard let row = rows.first else { throw Self.notAMember }
+        return ProjectPreferences(
+            project: project, user: try Directory.decodeUser(row), overrides: try Self.decodeOverrides(row, from: 18))
+    }
+
+    static let notAMember = DomainError.notFound(
+        "no project with this id has you as owner or member", field: "projectId")
+
+    static let overrideColumns = """
+        p.push_muted, p.push_notify_new_feedback, p.push_notify_new_comments, p.push_notify_votes,
+        p.push_notify_status_changes, p.email_muted, p.email_notify_new_feedback, p.email_notify_new_comments
+        """
+
+    static func decodeOverrides(_ row: PostgresRow, from start: Int) throws -> ProjectOverrides {
+        var overrides = ProjectOverrides()
+        overrides.muted = try row.decode(column: start, as: Bool?.self) ?? false
+        overrides.newFeedback = try row.decode(column: start + 1, as: Bool?.self)
+        overrides.newComments = try row.decode(column: start + 2, as: Bool?.self)
+        overrides.votes = try row.decode(column: start + 3, as: Bool?.self)
+        overrides.statusChanges = try row.decode(column: start + 4, as: Bool?.self)
+        overrides.emailMuted = try row.decode(column: start + 5, as: Bool?.self) ?? false
+        overrides.emailNewFeedback = try row.decode(column: start + 6, as: Bool?.self)
+        overrides.emailNewComments = try row.decode(column: start + 7, as: Bool?.self)
+        return overrides
+    }
+}
+
+/// One user's view of one project's settings: the overrides and what they resolve to.
+public struct ProjectPreferences: Sendable, Equatable {
+    public var project: ExternalID
+    public var user: User
+    public var overrides: ProjectOverrides
+
+    /// Whether each type would reach the user now, by ``PreferenceResolution``.
+    public func effective(_ type: EventType) -> Bool {
+        PreferenceResolution.shouldNotify(type: type, personal: user.push, overrides: overrides)
+    }
+}

@@ -1,0 +1,14 @@
+public import Postgres
+
+/// The channels Herald's processes wake each other on.
+public enum HeraldChannel {
+    /// A notification was accepted; its payload is the notification id.
+    public static let notifications = "herald_notifications"
+    /// Deliveries were created; its payload is the notification id.
+    public static let deliveries = "herald_deliveries"
+}
+
+extension PostgresError {
+    /// Whether the server refused the statement with `state`.
+    func isServerError(_ state: SQLState) -> Bool { kind == .server && sqlState == state }
+}

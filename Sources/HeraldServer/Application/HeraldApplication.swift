@@ -1,0 +1,63 @@
+import HeraldCore
+public import Hummingbird
+public import Logging
+import ServiceLifecycle
+
+/// Builds Herald's HTTP application: one function for `herald serve`, the tests and the benchmarks.
+public enum HeraldApplication {
+    /// The router with every route and middleware, and the table of what it serves.
+    public static func router(settings: ServerSettings, services: HeraldServices) -> (
+        Router<HeraldRequestContext>, RouteTable
+    ) {
+        let router = Router(context: HeraldRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
+        let table = RouteTable(router: router)
+        HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: table)
+        DirectoryRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        DeviceRoutes(
+            services: services, maxBodySize: settings.maxBodySize, defaultEnvironment: settings.defaultEnvironment
+        ).register(on: table)
+        PreferenceRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        return (router, table)
+    }
+
+    /// The application, with the expansion loop as a service stopped with it.
+    /// - Parameter onServerRunning: Called with the bound port once the server listens.
+    public static func make(
+        settings: ServerSettings, services: HeraldServices, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let (router, _) = router(settings: settings, services: services)
+        var extra: [any Service] = []
+        if let expansion = services.expansion { extra.append(ExpansionService(loop: expansion)) }
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Herald"),
+            services: extra,
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+    }
+}
+
+extension HeraldApplication {
+    /// Serves until SIGTERM or SIGINT, then stops accepting connections, finishes requests in flight and stops the
+    /// expansion loop.
+    public static func serve(settings: ServerSettings, services: HeraldServices, logger: Logger) async throws {
+        let app = make(settings: settings, services: services, logger: logger) { port in
+            logger.notice("Herald is serving on \(settings.host):\(port)")
+        }
+        try await app.runService()
+    }
+}
+
+/// Runs the expansion loop until graceful shutdown.
+struct ExpansionService: Service {
+    let loop: ExpansionLoop
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown { try await loop.run() }
+    }
+}

@@ -1,0 +1,19 @@
+public import HeraldCore
+
+/// How `herald serve` runs: address, limits, user-token keys and registration defaults.
+public struct ServerSettings: Sendable {
+    /// Address to listen on (`HERALD_HOST`, default 127.0.0.1).
+    public var host = "127.0.0.1"
+    /// Port to listen on (`HERALD_PORT`, default 8080; 0 picks a free one).
+    public var port = 8080
+    /// Largest request body accepted, in bytes (`HERALD_MAX_BODY_BYTES`, default 64 KiB).
+    public var maxBodySize = 64 * 1024
+    /// Verifies user tokens (`HERALD_USER_JWT_SECRET`, `HERALD_USER_JWT_PUBLIC_KEY`).
+    public var userTokens = UserTokenVerifier(hmacSecret: nil, publicKey: nil)
+    /// The APNs environment of registrations that name none (`APNS_PRODUCTION`).
+    public var defaultEnvironment = PushEnvironment.sandbox
+    /// The OpenAPI document served at `/openapi.yaml`.
+    public var openAPIDocument: String?
+
+    public init() {}
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import HeraldCore
+import Hummingbird
+
+/// Reads `Authorization: Bearer …`: an API key (`hk_…`, looked up by its hash) or a user token (a JWT).
+/// Requests without the header pass on unauthenticated, so each route decides what it needs; a header that does
+/// not authenticate is a 401 at once.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = HeraldRequestContext
+
+    static let actingUserHeader = HTTPField.Name("X-Herald-User")!
+
+    let keys: APIKeyStore
+    let userTokens: UserTokenVerifier
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+            throw APIError.unauthorized("the Authorization header must be Bearer <token>")
+        }
+        let credential = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        var context = context
+        if credential.hasPrefix(APIKeyStore.keyPrefix) {
+            guard let key = try await keys.authenticate(credential) else {
+                throw APIError.unauthorized("unknown or revoked API key")
+            }
+            var actingFor: ExternalID?
+            if let user = request.headers[Self.actingUserHeader] {
+                guard let id = ExternalID(user) else { throw JSONObject.badID("X-Herald-User") }
+                actingFor = id
+            }
+            context.identity = .apiKey(key, actingFor: actingFor)
+        } else {
+            do {
+                context.identity = .user(try userTokens.verify(credential))
+            } catch {
+                throw APIError.unauthorized(error.description)
+            }
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,40 @@
+import HeraldCore
+
+/// Who is calling: a backend's API key (perhaps acting for one of its users) or a user's own token.
+enum Identity: Sendable {
+    case apiKey(APIKey, actingFor: ExternalID?)
+    case user(ExternalID)
+}
+
+extension HeraldRequestContext {
+    /// The caller's API key, if its scope is one of `scopes`.
+    /// - Throws: 401 without credentials, 403 for user tokens and keys of another scope.
+    func requireAPIKey(_ scopes: Set<APIKeyScope>) throws(APIError) -> APIKey {
+        switch identity {
+        case nil: throw .unauthorized("send Authorization: Bearer <API key>")
+        case .user: throw .forbidden("this route needs an API key")
+        case .apiKey(let key, _):
+            guard scopes.contains(key.scope) else {
+                throw .forbidden("an API key of scope \(key.scope.rawValue) may not call this route")
+            }
+            return key
+        }
+    }
+
+    /// The user a seed §6 route acts for: the token's subject, or the `X-Herald-User` of an admin API key.
+    /// - Throws: 401 without credentials, 403 for keys that may not act for users, 422 without `X-Herald-User`.
+    func requireUser() throws(APIError) -> ExternalID {
+        switch identity {
+        case nil: throw .unauthorized("send Authorization: Bearer <user token or API key>")
+        case .user(let user): return user
+        case .apiKey(let key, let actingFor):
+            guard key.scope == .admin else {
+                throw .forbidden("only admin API keys may act for a user")
+            }
+            guard let actingFor else {
+                throw .validation("API keys name the user they act for in this header", field: "X-Herald-User")
+            }
+            return actingFor
+        }
+    }
+}

@@ -1,0 +1,60 @@
+public import HTTPTypes
+public import Hummingbird
+import NIOCore
+
+/// The stable error codes of Herald's API.
+public enum APIErrorCode: String, Sendable, Codable {
+    case invalidJSON = "invalid_json"
+    case validationFailed = "validation_failed"
+    case unauthorized
+    case forbidden
+    case notFound = "not_found"
+    case conflict
+    case payloadTooLarge = "payload_too_large"
+    case methodNotAllowed = "method_not_allowed"
+    case unavailable
+    case internalError = "internal_error"
+}
+
+/// An error answer: `{"error": CODE, "message": TEXT, "field": NAME?}` with its HTTP status.
+public struct APIError: Error, HTTPResponseError, Sendable, Equatable, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    public var code: APIErrorCode
+    public var message: String
+    public var field: String?
+
+    public init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    static func invalidJSON(_ message: String) -> APIError { APIError(.badRequest, .invalidJSON, message) }
+
+    static func validation(_ message: String, field: String?) -> APIError {
+        APIError(.unprocessableContent, .validationFailed, message, field: field)
+    }
+
+    static func unauthorized(_ message: String) -> APIError { APIError(.unauthorized, .unauthorized, message) }
+    static func forbidden(_ message: String) -> APIError { APIError(.forbidden, .forbidden, message) }
+    static func notFound(_ message: String, field: String? = nil) -> APIError {
+        APIError(.notFound, .notFound, message, field: field)
+    }
+
+    static let payloadTooLarge = APIError(.contentTooLarge, .payloadTooLarge, "the request body is too large")
+
+    public var description: String { "\(status.code) \(code.rawValue): \(message)" }
+
+    private struct Body: Encodable {
+        var error: String
+        var message: String
+        var field: String?
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try JSONResponse.make(Body(error: code.rawValue, message: message, field: field), status: status)
+        if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        return response
+    }
+}

@@ -1,0 +1,39 @@
+import HTTPTypes
+import HeraldCore
+import Hummingbird
+import Logging
+import NIOCore
+import Postgres
+
+/// Turns every error into Herald's error body, so clients see one shape whatever failed. Unexpected errors are
+/// logged and answered as 500 without detail.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = HeraldRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as DomainError {
+            throw error.apiError
+        } catch is NIOTooManyBytesError {
+            throw APIError.payloadTooLarge
+        } catch let error as HTTPError {
+            switch error.status {
+            case .notFound: throw APIError.notFound("no such route")
+            case .methodNotAllowed: throw APIError(.methodNotAllowed, .methodNotAllowed, "method not allowed here")
+            case .contentTooLarge: throw APIError.payloadTooLarge
+            default: throw APIError(error.status, .validationFailed, error.body ?? error.status.reasonPhrase)
+            }
+        } catch let error as PostgresError where error.kind == .poolTimeout || error.isConnectionFailure {
+            context.logger.error("database unavailable", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, .unavailable, "the database is unavailable")
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(error)"])
+            throw APIError(.internalServerError, .internalError, "internal error")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HeraldCore
+
+/// Typed, strict access to the members of a JSON object: wrong types and unknown keys are 422s naming the field by
+/// its path (`push.newFeedback`).
+struct JSONObject {
+    let members: [String: JSONValue]
+    let path: String
+
+    init(_ value: JSONValue, path: String) throws(APIError) {
+        guard case .object(let members) = value else {
+            throw .validation("must be a JSON object", field: path.isEmpty ? nil : path)
+        }
+        self.members = members
+        self.path = path
+    }
+
+    func field(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func has(_ key: String) -> Bool { members[key] != nil }
+
+    /// Refuses members other than `keys`.
+    func allowOnly(_ keys: Set<String>) throws(APIError) {
+        if let unknown = members.keys.sorted().first(where: { !keys.contains($0) }) {
+            throw .validation("unknown field", field: field(unknown))
+        }
+    }
+
+    private func present(_ key: String) -> JSONValue? {
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    private func mismatch(_ key: String, _ expected: String) -> APIError {
+        .validation("must be \(expected)", field: field(key))
+    }
+
+    func string(_ key: String) throws(APIError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard case .string(let string) = value else { throw mismatch(key, "a string") }
+        return string
+    }
+
+    func requiredString(_ key: String) throws(APIError) -> String {
+        guard let value = try string(key) else { throw .validation("is required", field: field(key)) }
+        return value
+    }
+
+    func bool(_ key: String) throws(APIError) -> Bool? {
+        guard let value = present(key) else { return nil }
+        guard case .bool(let bool) = value else { throw mismatch(key, "true or false") }
+        return bool
+    }
+
+    /// A boolean that must not be `null` when present (settings that cannot be cleared).
+    func nonNullBool(_ key: String) throws(APIError) -> Bool? {
+        if members[key] == .null { throw mismatch(key, "true or false") }
+        return try bool(key)
+    }
+
+    /// Absent → `nil` (leave alone); `null` → `.clear`; a boolean → `.set`.
+    func overrideChange(_ key: String) throws(APIError) -> OverrideChange? {
+        guard let value = members[key] else { return nil }
+        switch value {
+        case .null: return .clear
+        case .bool(let bool): return .set(bool)
+        default: throw mismatch(key, "true, false or null")
+        }
+    }
+
+    func integer(_ key: String) throws(APIError) -> Int? {
+        guard let value = present(key) else { return nil }
+        guard case .integer(let int) = value else { throw mismatch(key, "an integer") }
+        return int
+    }
+
+    func object(_ key: String) throws(APIError) -> JSONObject? {
+        guard let value = present(key) else { return nil }
+        return try JSONObject(value, path: field(key))
+    }
+
+    func array(_ key: String, maximum: Int) throws(APIError) -> [JSONValue]? {
+        guard let value = present(key) else { return nil }
+        guard case .array(let elements) = value else { throw mismatch(key, "an array") }
+        guard elements.count <= maximum else { throw .validation("at most \(maximum) elements", field: field(key)) }
+        return elements
+    }
+
+    func externalID(_ key: String) throws(APIError) -> ExternalID? {
+        guard let text = try string(key) else { return nil }
+        guard let id = ExternalID(text) else { throw Self.badID(field(key)) }
+        return id
+    }
+
+    func requiredExternalID(_ key: String) throws(APIError) -> ExternalID {
+        guard let id = try externalID(key) else { throw .validation("is required", field: field(key)) }
+        return id
+    }
+
+    func date(_ key: String) throws(APIError) -> Date? {
+        guard let text = try string(key) else { return nil }
+        guard let date = Self.parseDate(text) else { throw mismatch(key, "an ISO 8601 date-time") }
+        return date
+    }
+
+    static func badID(_ field: String) -> APIError {
+        .validation("must be 1 to 128 of A-Z a-z 0-9 . _ : @ -", field: field)
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// Rethrows a domain refusal as its HTTP answer.
+    static func domain<T>(_ body: () throws(DomainError) -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.apiError
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import HeraldCore
+
+/// A device as the API shows it: never its token.
+struct DeviceResponse: Encodable {
+    var id: String
+    var platform: String
+    var environment: String
+    var topic: String?
+    var appVersion: String?
+    var osVersion: String?
+    var isActive: Bool
+    var deactivationReason: String?
+    var createdAt: Date
+    var registeredAt: Date
+    var lastUsedAt: Date?
+
+    init(_ device: Device) {
+        id = device.id.uuidString.lowercased()
+        platform = device.platform.rawValue
+        environment = device.environment.rawValue
+        topic = device.topic
+        appVersion = device.appVersion
+        osVersion = device.osVersion
+        isActive = device.isActive
+        deactivationReason = device.deactivationReason?.rawValue
+        createdAt = device.createdAt
+        registeredAt = device.registeredAt
+        lastUsedAt = device.lastUsedAt
+    }
+}
+
+struct DeviceListResponse: Encodable {
+    var devices: [DeviceResponse]
+}

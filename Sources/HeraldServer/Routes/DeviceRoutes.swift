@@ -1,0 +1,68 @@
+import HeraldCore
+import Hummingbird
+
+/// Seed §6.1: a user registers, lists and removes their own devices.
+struct DeviceRoutes {
+    let services: HeraldServices
+    let maxBodySize: Int
+    let defaultEnvironment: PushEnvironment
+
+    func register(on table: RouteTable) {
+        table.on(.post, "/api/v1/devices/register") { request, context in
+            let user = try context.requireUser()
+            let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
+            let registration = try parseRegistration(body)
+            let (device, created) = try await services.registrations.register(registration, for: user)
+            return try JSONResponse.make(DeviceResponse(device), status: created ? .created : .ok)
+        }
+        table.on(.delete, "/api/v1/devices/{deviceId}") { _, context in
+            let user = try context.requireUser()
+            guard try await services.devices.remove(try context.uuid("deviceId"), of: user) else {
+                throw APIError.notFound("you have no device with this id", field: "deviceId")
+            }
+            return Response(status: .noContent)
+        }
+        table.on(.get, "/api/v1/devices") { _, context in
+            let user = try context.requireUser()
+            let devices = try await services.devices.devices(of: user)
+            return try JSONResponse.make(DeviceListResponse(devices: devices.map(DeviceResponse.init)))
+        }
+    }
+
+    private func parseRegistration(_ body: JSONObject) throws(APIError) -> DeviceRegistration {
+        try body.allowOnly(["token", "platform", "appVersion", "osVersion", "environment", "topic"])
+        guard let token = PushToken(try body.requiredString("token")) else {
+            throw .validation("must be hex of even length, 16 to 256 bytes", field: "token")
+        }
+        guard let platform = DevicePlatform(rawValue: try body.requiredString("platform")) else {
+            throw .validation("must be iOS or macOS", field: "platform")
+        }
+        var environment = defaultEnvironment
+        if let name = try body.string("environment") {
+            guard let named = PushEnvironment(rawValue: name) else {
+                throw .validation("must be sandbox or production", field: "environment")
+            }
+            environment = named
+        }
+        let topic = try body.string("topic")
+        if let topic, !Self.isTopic(topic) { throw .validation("must be a bundle id", field: "topic") }
+        let appVersion = try body.string("appVersion")
+        if let appVersion, !(1...20).contains(appVersion.count) {
+            throw .validation("must be 1 to 20 characters", field: "appVersion")
+        }
+        let osVersion = try body.string("osVersion")
+        if let osVersion, !(1...20).contains(osVersion.count) {
+            throw .validation("must be 1 to 20 characters", field: "osVersion")
+        }
+        return DeviceRegistration(
+            token: token, platform: platform, environment: environment, topic: topic, appVersion: appVersion,
+            osVersion: osVersion)
+    }
+
+    private static func isTopic(_ text: String) -> Bool {
+        (1...255).contains(text.utf8.count)
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "-")
+            }
+    }
+}

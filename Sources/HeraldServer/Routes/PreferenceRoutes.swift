@@ -1,0 +1,76 @@
+import HeraldCore
+import Hummingbird
+
+/// Seed §6.2: personal settings and per-project overrides, each user their own.
+struct PreferenceRoutes {
+    let services: HeraldServices
+    let maxBodySize: Int
+
+    func register(on table: RouteTable) {
+        table.on(.patch, "/api/v1/auth/notifications") { request, context in
+            let user = try context.requireUser()
+            let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
+            let changes = try Self.personalChanges(body)
+            guard let updated = try await services.preferences.updatePersonal(user, changes) else {
+                throw APIError.notFound("no user has this id", field: "userId")
+            }
+            return try JSONResponse.make(UserResponse(updated))
+        }
+        table.on(.get, "/api/v1/projects/{projectId}/notification-preferences") { _, context in
+            let user = try context.requireUser()
+            let preferences = try await services.preferences.projectPreferences(
+                user, project: try context.externalID("projectId"))
+            return try JSONResponse.make(ProjectPreferencesResponse(preferences: preferences))
+        }
+        table.on(.patch, "/api/v1/projects/{projectId}/notification-preferences") { request, context in
+            let user = try context.requireUser()
+            let project = try context.externalID("projectId")
+            let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
+            let changes = try Self.projectChanges(body)
+            let preferences = try await services.preferences.updateProjectPreferences(user, project: project, changes)
+            return try JSONResponse.make(ProjectPreferencesResponse(preferences: preferences))
+        }
+    }
+
+    static func personalChanges(_ body: JSONObject) throws(APIError) -> PersonalPreferenceChanges {
+        try body.allowOnly([
+            "pushNotificationsEnabled", "pushNotifyNewFeedback", "pushNotifyNewComments", "pushNotifyVotes",
+            "pushNotifyStatusChanges", "pushSoundEnabled", "pushBadgeEnabled", "emailNotificationsEnabled",
+            "notifyNewFeedback", "notifyNewComments", "notifyVotes", "notifyStatusChanges",
+        ])
+        var changes = PersonalPreferenceChanges()
+        changes.pushEnabled = try body.nonNullBool("pushNotificationsEnabled")
+        changes.pushNewFeedback = try body.nonNullBool("pushNotifyNewFeedback")
+        changes.pushNewComments = try body.nonNullBool("pushNotifyNewComments")
+        changes.pushVotes = try body.nonNullBool("pushNotifyVotes")
+        changes.pushStatusChanges = try body.nonNullBool("pushNotifyStatusChanges")
+        changes.pushSound = try body.nonNullBool("pushSoundEnabled")
+        changes.pushBadge = try body.nonNullBool("pushBadgeEnabled")
+        changes.emailEnabled = try body.nonNullBool("emailNotificationsEnabled")
+        changes.emailNewFeedback = try body.nonNullBool("notifyNewFeedback")
+        changes.emailNewComments = try body.nonNullBool("notifyNewComments")
+        changes.emailVotes = try body.nonNullBool("notifyVotes")
+        changes.emailStatusChanges = try body.nonNullBool("notifyStatusChanges")
+        return changes
+    }
+
+    static func projectChanges(_ body: JSONObject) throws(APIError) -> ProjectOverrideChanges {
+        try body.allowOnly(["push", "email"])
+        var changes = ProjectOverrideChanges()
+        if let push = try body.object("push") {
+            try push.allowOnly(["muted", "newFeedback", "newComments", "votes", "statusChanges"])
+            changes.muted = try push.nonNullBool("muted")
+            changes.newFeedback = try push.overrideChange("newFeedback")
+            changes.newComments = try push.overrideChange("newComments")
+            changes.votes = try push.overrideChange("votes")
+            changes.statusChanges = try push.overrideChange("statusChanges")
+        }
+        if let email = try body.object("email") {
+            try email.allowOnly(["muted", "newFeedback", "newComments"])
+            changes.emailMuted = try email.nonNullBool("muted")
+            changes.emailNewFeedback = try email.overrideChange("newFeedback")
+            changes.emailNewComments = try email.overrideChange("newComments")
+        }
+        return changes
+    }
+}

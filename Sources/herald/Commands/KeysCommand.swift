@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import Logging
+import Postgres
+
+/// A key's scope as the command line names it.
+enum ScopeArgument: String, CaseIterable, ExpressibleByArgument {
+    case admin, send, read
+
+    var scope: APIKeyScope {
+        switch self {
+        case .admin: .admin
+        case .send: .send
+        case .read: .read
+        }
+    }
+}
+
+/// `herald keys create | list | revoke`: API keys of application backends.
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Create, list and revoke API keys.",
+        discussion: "A key is printed once, when it is created; Herald keeps only its SHA-256.",
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a key and print it once.")
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "A name to recognise the key by (1 to 100 characters).") var name: String
+        @Option(help: "admin (every route), send (events and notifications) or read (logs and stats).")
+        var scope: ScopeArgument = .send
+
+        func run() async throws {
+            try await withKeyStore(database) { keys in
+                let created = try await keys.create(name: name, scope: scope.scope)
+                Console.line(created.secret)
+                Console.line("id \(created.key.id.uuidString.lowercased())  scope \(scope.rawValue)  (shown only now)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List keys (never the keys themselves).")
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await withKeyStore(database) { keys in
+                for key in try await keys.list() {
+                    let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
+                    let used = key.lastUsedAt.map { $0.formatted(.iso8601) } ?? "never"
+                    Console.line(
+                        "\(key.id.uuidString.lowercased())  \(key.prefix)…  \(key.scope.rawValue)  \(key.name)  "
+                            + "created \(key.createdAt.formatted(.iso8601))  last used \(used)  \(state)")
+                }
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a key by id or prefix.")
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The key's id, or its prefix as `herald keys list` shows it.") var key: String
+
+        func run() async throws {
+            try await withKeyStore(database) { keys in
+                guard let revoked = try await keys.revoke(key) else { throw CommandFailure("no key matches \(key)") }
+                Console.line("revoked \(revoked.id.uuidString.lowercased()) (\(revoked.name))")
+            }
+        }
+    }
+}
+
+private func withKeyStore(_ options: DatabaseOptions, _ body: (APIKeyStore) async throws -> Void) async throws {
+    let client = PostgresClient(
+        configuration: try options.configuration(), options: .init(maximumConnections: 1),
+        logger: Logger(label: "herald.keys"))
+    defer { client.shutdown() }
+    do {
+        try await body(APIKeyStore(client: client))
+    } catch let error as DomainError {
+        throw CommandFailure(error.message)
+    }
+}

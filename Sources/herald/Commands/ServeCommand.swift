@@ -1,0 +1,90 @@
+import ArgumentParser
+import Cryptography
+import Foundation
+import HeraldCore
+import HeraldServer
+import Logging
+import Postgres
+
+/// `herald serve`: the HTTP API and the expansion loop, until SIGTERM or SIGINT.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve Herald's HTTP API (and expand accepted notifications into deliveries).",
+        discussion: """
+            Settings come from flags, else the environment, else defaults: HERALD_HOST (127.0.0.1), HERALD_PORT \
+            (8080), HERALD_MAX_BODY_BYTES (65536), HERALD_DATABASE_POOL_SIZE (16), HERALD_LOG_LEVEL (info), \
+            HERALD_USER_JWT_SECRET (HS256 user tokens), HERALD_USER_JWT_PUBLIC_KEY (PEM file, ES256 user tokens), \
+            APNS_PRODUCTION (registrations default to production when true). SIGTERM or SIGINT stop it gracefully.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Address to listen on. Default: $HERALD_HOST, else 127.0.0.1.") var host: String?
+    @Option(help: "Port to listen on (0: any free port). Default: $HERALD_PORT, else 8080.") var port: Int?
+    @Option(help: "Largest request body in bytes. Default: $HERALD_MAX_BODY_BYTES, else 65536.") var maxBodyBytes: Int?
+    @Option(help: "Database sessions to keep. Default: $HERALD_DATABASE_POOL_SIZE, else 16.") var databasePoolSize: Int?
+    @Option(
+        help: ArgumentHelp(
+            "PEM public key (P-256) for ES256 user tokens. Default: $HERALD_USER_JWT_PUBLIC_KEY.", valueName: "file"))
+    var userJWTPublicKey: String?
+    @Flag(help: "Apply pending migrations before serving.") var migrate = false
+    @Flag(inversion: .prefixedNo, help: "Expand accepted notifications in this process (default on).")
+    var expand = true
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+        if let maxBodyBytes, maxBodyBytes < 1024 { throw ValidationError("--max-body-bytes must be at least 1024") }
+        if let databasePoolSize, databasePoolSize < 1 { throw ValidationError("--database-pool-size must be positive") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var configuredLogger = Logger(label: "herald")
+        configuredLogger.logLevel = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let logger = configuredLogger
+        let settings = try serverSettings(environment)
+        let postgres = try database.configuration()
+        let poolSize = try databasePoolSize ?? integer(environment, "HERALD_DATABASE_POOL_SIZE") ?? 16
+        let client = PostgresClient(
+            configuration: postgres, options: .init(maximumConnections: poolSize), logger: logger)
+        defer { client.shutdown() }
+        if migrate {
+            try await Migrator(client: client, migrations: try database.loadMigrations(), logger: logger).up { event in
+                logger.info("applied migration \(event.version) \(event.name)")
+            }
+        }
+        let expansion =
+            expand
+            ? ExpansionLoop(client: client, listenerConfiguration: postgres, logger: logger) : nil
+        let services = HeraldServices(client: client, expansion: expansion)
+        try await HeraldApplication.serve(settings: settings, services: services, logger: logger)
+    }
+
+    private func serverSettings(_ environment: [String: String]) throws -> ServerSettings {
+        var settings = ServerSettings()
+        settings.host = host ?? environment["HERALD_HOST"] ?? settings.host
+        settings.port = try port ?? integer(environment, "HERALD_PORT") ?? settings.port
+        settings.maxBodySize = try maxBodyBytes ?? integer(environment, "HERALD_MAX_BODY_BYTES") ?? settings.maxBodySize
+        let secret = environment["HERALD_USER_JWT_SECRET"].map { Array($0.utf8) }
+        var publicKey: P256PublicKey?
+        if let path = userJWTPublicKey ?? environment["HERALD_USER_JWT_PUBLIC_KEY"], !path.isEmpty {
+            do {
+                publicKey = try P256PublicKey(contentsOfFile: path)
+            } catch {
+                throw CommandFailure("HERALD_USER_JWT_PUBLIC_KEY: \(error)")
+            }
+        }
+        settings.userTokens = UserTokenVerifier(hmacSecret: secret, publicKey: publicKey)
+        let production = environment["APNS_PRODUCTION"].map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+        settings.defaultEnvironment = production ? .production : .sandbox
+        settings.openAPIDocument = OpenAPIDocument.load()
+        return settings
+    }
+
+    private func integer(_ environment: [String: String], _ name: String) throws -> Int? {
+        guard let text = environment[name], !text.isEmpty else { return nil }
+        guard let value = Int(text) else { throw CommandFailure("\(name) must be a whole number") }
+        return value
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import FoundationNetworking
+import LocalServices
+import Synchronization
+import Testing
+
+/// `herald serve` and `herald keys` as an operator runs them: from another directory, stopped by SIGTERM.
+@Suite(.timeLimit(.minutes(2))) struct ServeCommandTests {
+    /// Collects a child process's output while it runs.
+    final class Output: Sendable {
+        private let text = Mutex("")
+        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        var value: String { text.withLock { $0 } }
+    }
+
+    static func request(_ method: String, _ url: String, key: String? = nil, body: String? = nil) async throws -> (
+        Int, String
+    ) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func serveAnswersAndStopsGracefullyOnSIGTERM() async throws {
+        let url = try await TestDatabases.shared.emptyDatabase()
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("herald-serve-\(UUID())")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+
+        let process = Process()
+        process.executableURL = MigrateCommandTests.herald
+        process.currentDirectoryURL = elsewhere
+        process.arguments = [
+            "serve", "--migrate", "--port", "0", "--database-url", url, "--migrations",
+            MigrateCommandTests.migrationsFolder.path,
+        ]
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = Output()
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        let exited = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        var port: Int?
+        for _ in 0..<300 where port == nil {
+            if let range = output.value.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                port = Int(output.value[range].split(separator: ":").last!)
+            } else {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let base = "http://127.0.0.1:\(try #require(port, "\(output.value)"))"
+        #expect(try await Self.request("GET", base + "/healthz").0 == 200)
+        #expect(try await Self.request("GET", base + "/readyz").0 == 200)
+        let (status, document) = try await Self.request("GET", base + "/openapi.yaml")
+        #expect(status == 200)
+        #expect(document.hasPrefix("openapi: 3.1.0"))
+
+        let created = try await MigrateCommandTests.run([
+            "keys", "create", "--name", "ci", "--scope", "admin", "--database-url", url,
+        ])
+        #expect(created.status == 0, "\(created.output)")
+        let key = try #require(created.output.split(separator: "\n").first.map(String.init))
+        #expect(key.hasPrefix("hk_"))
+        let put = try await Self.request(
+            "PUT", base + "/api/v1/users/ada", key: key, body: #"{"email":"ada@example.com","name":"Ada"}"#)
+        #expect(put.0 == 201)
+        let listed = try await MigrateCommandTests.run(["keys", "list", "--database-url", url])
+        #expect(listed.output.contains("ci") && !listed.output.contains(key))
+        let revoked = try await MigrateCommandTests.run([
+            "keys", "revoke", String(key.prefix(11)), "--database-url", url,
+        ])
+        #expect(revoked.status == 0, "\(revoked.output)")
+        #expect(try await Self.request("GET", base + "/api/v1/devices", key: key).0 == 401)
+
+        process.terminate()  // SIGTERM
+        var exitStatus: Int32?
+        for await code in exited.stream {
+            exitStatus = code
+            break
+        }
+        #expect(exitStatus == 0, "\(output.value)")
+        let log = output.value
+        #expect(log.contains("PUT /api/v1/users/ada 201"))
+        #expect(!log.contains(key))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import HeraldCore
+import LocalServices
+import Logging
+import Postgres
+
+/// A fresh migrated database for one test, with helpers to build audiences quickly.
+struct CoreDatabase {
+    let client: PostgresClient
+
+    static func make() async throws -> CoreDatabase {
+        let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
+        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        return CoreDatabase(
+            client: PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test")))
+    }
+
+    var directory: Directory { Directory(client: client) }
+    var devices: DeviceStore { DeviceStore(client: client) }
+    var preferences: PreferenceStore { PreferenceStore(client: client) }
+    var notifications: NotificationStore { NotificationStore(client: client) }
+    var expander: NotificationExpander { NotificationExpander(client: client) }
+
+    @discardableResult
+    func user(_ id: String, email: String? = nil) async throws -> ExternalID {
+        let external = ExternalID(id)!
+        _ = try await directory.putUser(
+            external, profile: try UserProfile(email: email ?? "\(id)@example.com", name: id))
+        return external
+    }
+
+    /// Registers a new random device for `user` and returns its id.
+    @discardableResult
+    func device(_ user: ExternalID) async throws -> UUID {
+        let token = PushToken(SecureToken.hex())!
+        return try await devices.register(
+            DeviceRegistration(token: token, platform: .iOS, environment: .sandbox), for: user
+        ).device.id
+    }
+
+    /// Accepts `event`, expands it and returns the notification id.
+    func send(_ event: Event) async throws -> UUID {
+        let accepted = try await notifications.accept(NotificationDraft(event: event), apiKeyID: nil)
+        try await expander.expandDue()
+        return accepted.id
+    }
+
+    /// Device ids with a delivery for the notification, and the variant of each.
+    func deliveries(_ id: UUID) async throws -> [UUID: String] {
+        let rows = try await client.query(
+            "SELECT device_token_id, variant FROM deliveries WHERE notification_id = \(id)"
+        ).decode((UUID, String).self)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
+    }
+
+    /// Suppression reasons of the notification by the user's external id.
+    func suppressions(_ id: UUID) async throws -> [String: String] {
+        let rows = try await client.query(
+            """
+            SELECT u.external_id, s.reason FROM notification_suppressions s JOIN users u ON u.id = s.user_id
+            WHERE s.notification_id = \(id)
+            """
+        ).decode((String, String).self)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
+    }
+}
+
+enum SecureToken {
+    /// 32 random bytes as hex: a plausible APNs token.
+    static func hex() -> String {
+        (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPTypes
+import HeraldCore
+import HeraldServer
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct DirectoryAPITests {
+    @Test func upsertsAndDeletesFollowTheRules() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let admin = harness.admin()
+            let created = try await api.call(
+                .put, "/api/v1/users/ada", headers: admin, json: #"{"email":"Ada@Example.com","name":"Ada"}"#)
+            #expect(created.status == .created)
+            #expect(created.json?["id"] == .string("ada"))
+            #expect(
+                try await api.call(
+                    .put, "/api/v1/users/ada", headers: admin, json: #"{"email":"ada@example.com","name":"Ada L."}"#
+                ).status == .ok)
+            let twin = try await api.call(
+                .put, "/api/v1/users/twin", headers: admin, json: #"{"email":"ADA@example.com","name":"Twin"}"#)
+            #expect(twin.status == .conflict)
+            #expect(twin.error == "conflict")
+            #expect(twin.field == "email")
+            let project = try await api.call(
+                .put, "/api/v1/projects/p-1", headers: admin, json: #"{"name":"Feedback","ownerId":"ada"}"#)
+            #expect(project.status == .created)
+            #expect(project.json?["ownerId"] == .string("ada"))
+            let ownerDelete = try await api.call(.delete, "/api/v1/users/ada", headers: admin)
+            #expect(ownerDelete.status == .conflict)
+            #expect(try await api.call(.put, "/api/v1/projects/p-1/members/ghost", headers: admin).status == .notFound)
+            #expect(try await api.call(.put, "/api/v1/projects/nope/members/ada", headers: admin).status == .notFound)
+            #expect(try await api.call(.delete, "/api/v1/projects/p-1/members/ada", headers: admin).status == .notFound)
+            #expect(try await api.call(.delete, "/api/v1/projects/p-1", headers: admin).status == .noContent)
+            #expect(try await api.call(.delete, "/api/v1/projects/p-1", headers: admin).status == .notFound)
+            #expect(try await api.call(.delete, "/api/v1/users/ada", headers: admin).status == .noContent)
+            #expect(try await harness.count("users") == 0)
+        }
+    }
+}

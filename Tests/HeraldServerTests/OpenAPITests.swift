@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import HeraldCore
+import HeraldServer
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct OpenAPITests {
+    /// `(method, path)` of every operation under `paths:` in the document.
+    static func operations(in document: String) -> Set<String> {
+        var result: Set<String> = []
+        var inPaths = false
+        var path: String?
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "paths:" {
+                inPaths = true
+                continue
+            }
+            guard inPaths else { continue }
+            if !line.isEmpty, !line.hasPrefix(" ") { break }
+            if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
+                path = String(line.dropFirst(2).dropLast())
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path {
+                let key = line.trimmingCharacters(in: .whitespaces).dropLast()
+                if ["get", "put", "post", "patch", "delete"].contains(String(key)) {
+                    result.insert("\(key.uppercased()) \(path)")
+                }
+            }
+        }
+        return result
+    }
+
+    @Test func documentAndRoutesAgree() async throws {
+        let harness = try await APIHarness.make()
+        defer { harness.client.shutdown() }
+        let document = try #require(OpenAPIDocument.load())
+        let (_, table) = HeraldApplication.router(settings: harness.settings, services: harness.services)
+        let served = Set(table.routes.map { "\($0.method.rawValue) \($0.path)" })
+        let documented = Self.operations(in: document)
+        #expect(served.count == 18)
+        #expect(served.subtracting(documented).isEmpty, "undocumented: \(served.subtracting(documented).sorted())")
+        #expect(documented.subtracting(served).isEmpty, "not served: \(documented.subtracting(served).sorted())")
+    }
+
+    @Test func theDocumentIsServed() async throws {
+        let harness = try await APIHarness.make()
+        let onDisk = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        try await harness.run { api in
+            let answer = try await api.call(.get, "/openapi.yaml")
+            #expect(answer.status == .ok)
+            #expect(answer.text == onDisk)
+            #expect(answer.headers[.contentType]?.hasPrefix("application/yaml") == true)
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import HTTPTypes
+import HeraldCore
+import HeraldServer
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct ValidationTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var method: HTTPRequest.Method
+        var path: String
+        var body: String
+        var status: HTTPResponse.Status
+        var code: String
+        var field: String?
+        var asUser = false
+        var description: String { "\(method) \(path) \(body.prefix(40))" }
+    }
+
+    static let token = String(repeating: "ab", count: 32)
+
+    static let cases: [Case] = [
+        Case(
+            method: .put, path: "/api/v1/users/u1", body: #"{"email":"x@example.com","name":"X""#, status: .badRequest,
+            code: "invalid_json"),
+        Case(method: .put, path: "/api/v1/users/u1", body: "", status: .badRequest, code: "invalid_json"),
+        Case(
+            method: .put, path: "/api/v1/users/u1", body: "[1,2]", status: .unprocessableContent,
+            code: "validation_failed"),
+        Case(
+            method: .put, path: "/api/v1/users/u1", body: #"{"email":5,"name":"X"}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "email"),
+        Case(
+            method: .put, path: "/api/v1/users/u1", body: #"{"email":"x@example.com","name":"X","role":"boss"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "role"),
+        Case(
+            method: .put, path: "/api/v1/users/u1", body: #"{"email":"not-an-email","name":"X"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "email"),
+        Case(
+            method: .put, path: "/api/v1/users/bad%20id", body: #"{"email":"x@example.com","name":"X"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "userId"),
+        Case(
+            method: .put, path: "/api/v1/users/\(String(repeating: "a", count: 129))",
+            body: #"{"email":"x@example.com","name":"X"}"#, status: .unprocessableContent, code: "validation_failed",
+            field: "userId"),
+        Case(
+            method: .put, path: "/api/v1/projects/p1", body: #"{"name":"P","ownerId":"nobody"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "ownerId"),
+        Case(
+            method: .put, path: "/api/v1/projects/p1", body: #"{"name":"P","ownerId":"bad id"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "ownerId"),
+        Case(
+            method: .post, path: "/api/v1/devices/register", body: #"{"token":"abc","platform":"iOS"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "token", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/devices/register",
+            body: #"{"token":"\#(String(repeating: "a", count: 33))","platform":"iOS"}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "token", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/devices/register",
+            body: #"{"token":"\#(String(repeating: "ab", count: 257))","platform":"iOS"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "token", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/devices/register", body: #"{"token":"\#(token)","platform":"Android"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "platform", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/devices/register",
+            body: #"{"token":"\#(token)","platform":"iOS","environment":"staging"}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "environment", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/devices/register",
+            body: #"{"token":"\#(token)","platform":"iOS","pushKit":true}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "pushKit", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/devices/register", body: #"{"token":12,"platform":"iOS"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "token", asUser: true),
+        Case(
+            method: .patch, path: "/api/v1/auth/notifications", body: #"{"pushNotifyVotes":"no"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "pushNotifyVotes", asUser: true),
+        Case(
+            method: .patch, path: "/api/v1/auth/notifications", body: #"{"pushNotifyVotes":null}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "pushNotifyVotes", asUser: true),
+        Case(
+            method: .patch, path: "/api/v1/auth/notifications", body: #"{"pushNotifyEverything":false}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "pushNotifyEverything", asUser: true),
+        Case(
+            method: .patch, path: "/api/v1/projects/p1/notification-preferences", body: #"{"push":{"votes":1}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "push.votes", asUser: true),
+        Case(
+            method: .patch, path: "/api/v1/projects/p1/notification-preferences", body: #"{"push":{"loud":true}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "push.loud", asUser: true),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body: #"{"type":"new_like","projectId":"p1","feedback":{"id":"f","title":"T"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "type"),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body: #"{"type":"new_feedback","projectId":"p1","feedback":{"id":"f"}}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "feedback.title"),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body: #"{"type":"new_vote","projectId":"p1","feedback":{"id":"f","title":"T"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "voteCount"),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body: #"{"type":"new_feedback","projectId":"nowhere","feedback":{"id":"f","title":"T"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "projectId"),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body: #"{"type":"status_change","projectId":"p1","feedback":{"id":"f","title":"T"},"newStatus":"Done!"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "newStatus"),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body:
+                #"{"type":"new_feedback","projectId":"p1","feedback":{"id":"f","title":"T"},"voters":[{"userId":"a","email":"a@example.com"}]}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "voters[0]"),
+        Case(
+            method: .post, path: "/api/v1/notifications", body: #"{"alert":{"body":"hi"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "userIds"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"priority":7}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "priority"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"data":{"aps":{}}}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "data.aps"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sendAt":"tomorrow"}"#, status: .unprocessableContent,
+            code: "validation_failed", field: "sendAt"),
+        Case(
+            method: .post, path: "/api/v1/notifications", body: #"{"deviceIds":["nope"],"alert":{"body":"hi"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "deviceIds[0]"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"\#(String(repeating: "x", count: 5000))"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "data"),
+    ]
+
+    @Test func refusedRequestsAnswerWithTheErrorContractAndChangeNothing() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            _ = try await api.call(
+                .put, "/api/v1/users/u1", headers: harness.admin(), json: #"{"email":"u1@example.com","name":"U"}"#)
+            _ = try await api.call(
+                .put, "/api/v1/projects/p1", headers: harness.admin(), json: #"{"name":"P","ownerId":"u1"}"#)
+            let before = try await harness.snapshot()
+            for test in Self.cases {
+                let headers = test.asUser ? try harness.user("u1") : harness.admin()
+                let answer = try await api.call(test.method, test.path, headers: headers, json: test.body)
+                #expect(answer.status == test.status, "\(test)")
+                #expect(answer.error == test.code, "\(test)")
+                #expect(answer.json?["message"]?.stringValue?.isEmpty == false, "\(test)")
+                if let field = test.field { #expect(answer.field == field, "\(test)") }
+            }
+            #expect(try await harness.snapshot() == before)
+        }
+    }
+
+    @Test func oversizedBodiesAreRefusedWith413() async throws {
+        let harness = try await APIHarness.make(maxBodySize: 2048)
+        try await harness.run { api in
+            _ = try await api.call(
+                .put, "/api/v1/users/u1", headers: harness.admin(), json: #"{"email":"u1@example.com","name":"U"}"#)
+            let before = try await harness.snapshot()
+            let big = #"{"email":"u1@example.com","name":"\#(String(repeating: "n", count: 4000))"}"#
+            let answer = try await api.call(.put, "/api/v1/users/u1", headers: harness.admin(), json: big)
+            #expect(answer.status == .contentTooLarge)
+            #expect(answer.error == "payload_too_large")
+            let register = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("u1"),
+                json: #"{"token":"\#(String(repeating: "ab", count: 2000))","platform":"iOS"}"#)
+            #expect(register.status == .contentTooLarge)
+            #expect(try await harness.snapshot() == before)
+        }
+    }
+
+    @Test func unknownRoutesAnswerInTheSameShape() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let answer = try await api.call(.get, "/api/v1/nothing-here", headers: harness.admin())
+            #expect(answer.status == .notFound)
+            #expect(answer.error == "not_found")
+        }
+    }
+}
