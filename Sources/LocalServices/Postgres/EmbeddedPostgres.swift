@@ -116,6 +116,8 @@ public final class EmbeddedPostgres: Sendable {
     /// makes up for the skipped checkpoint.
     public func stopImmediately() {
         server.signal(SIGQUIT)
+        // The folder can only go once the server stopped writing into it.
+        server.waitForExitBlocking(timeout: .seconds(5))
         if isTemporary { try? FileManager.default.removeItem(at: directory) }
     }
 

@@ -53,6 +53,14 @@ final class ServerProcess: Sendable {
         }
     }
 
+    /// Blocks until the process has exited or `timeout` passed: only for `atexit` handlers.
+    func waitForExitBlocking(timeout: Duration) {
+        let deadline = ContinuousClock.now + timeout
+        while exitedStatus == nil && process.isRunning && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+
     func signal(_ number: Int32) {
         guard exitedStatus == nil else { return }
         kill(process.processIdentifier, number)
