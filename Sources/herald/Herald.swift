@@ -6,5 +6,8 @@ struct Herald: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Herald, a self-hosted push-notification gateway for Apple devices.",
-        subcommands: [MigrateCommand.self, DevCommand.self, PushCommand.self])
+        subcommands: [
+            MigrateCommand.self, DevCommand.self, PushCommand.self, WorkerCommand.self, DeliveriesCommand.self,
+            LogsCommand.self, PruneCommand.self,
+        ])
 }
