@@ -147,7 +147,7 @@ import Testing
         for _ in 0..<100 { guardState.record(wouldDeactivate: false) }
         for _ in 0..<19 { guardState.record(wouldDeactivate: true) }
         #expect(!guardState.isTripped)
-        for _ in 0..<6 { guardState.record(wouldDeactivate: true) }
+        for _ in 0..<7 { guardState.record(wouldDeactivate: true) }
         #expect(guardState.isTripped)
     }
 
