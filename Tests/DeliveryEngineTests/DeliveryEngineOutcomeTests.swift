@@ -48,9 +48,12 @@ extension Networked {
 
         @Test func badDeviceTokenIsRetriedInTheOtherEnvironmentAndCorrected() async throws {
             let harness = try await EngineHarness.start()
-            harness.sandbox.script(deviceTokenPrefix: "bad0", .reject(status: 400, reason: "BadDeviceToken", timestamp: nil))
-            harness.sandbox.script(deviceTokenPrefix: "bad1", .reject(status: 400, reason: "BadDeviceToken", timestamp: nil))
-            harness.production.script(deviceTokenPrefix: "bad1", .reject(status: 400, reason: "BadDeviceToken", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "bad0", .reject(status: 400, reason: "BadDeviceToken", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "bad1", .reject(status: 400, reason: "BadDeviceToken", timestamp: nil))
+            harness.production.script(
+                deviceTokenPrefix: "bad1", .reject(status: 400, reason: "BadDeviceToken", timestamp: nil))
             let movable = try await single(harness, token: EngineHarness.token("bad0"))
             let broken = try await single(harness, token: EngineHarness.token("bad1"))
             let done = try await harness.run(harness.makeEngine()) {
@@ -86,8 +89,10 @@ extension Networked {
 
         @Test func transientErrorsAreRetriedUpToTheLimit() async throws {
             let harness = try await EngineHarness.start()
-            harness.sandbox.script(deviceTokenPrefix: "503", .reject(status: 503, reason: "ServiceUnavailable", timestamp: nil))
-            harness.sandbox.script(deviceTokenPrefix: "429", .reject(status: 429, reason: "TooManyRequests", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "503", .reject(status: 503, reason: "ServiceUnavailable", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "429", .reject(status: 429, reason: "TooManyRequests", timestamp: nil))
             let unavailable = try await single(harness, token: EngineHarness.token("503"))
             let limited = try await single(harness, token: EngineHarness.token("429"))
             let done = try await harness.run(harness.makeEngine()) {
@@ -98,17 +103,23 @@ extension Networked {
             #expect(done)
             let final = try await harness.delivery(unavailable.delivery)
             #expect(final.attempts == 5)
-            #expect(try await harness.logStatuses(of: unavailable.delivery) == ["retrying", "retrying", "retrying", "retrying", "failed"])
+            #expect(
+                try await harness.logStatuses(of: unavailable.delivery) == [
+                    "retrying", "retrying", "retrying", "retrying", "failed",
+                ])
             #expect(try await harness.device(unavailable.device).active)
             try await harness.stop()
         }
 
         @Test func retriesStopAtTheExpiration() async throws {
             let harness = try await EngineHarness.start()
-            harness.sandbox.script(deviceTokenPrefix: "500", .reject(status: 500, reason: "InternalServerError", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "500", .reject(status: 500, reason: "InternalServerError", timestamp: nil))
             var configuration = EngineHarness.configuration()
-            configuration.policy = DeliveryPolicy(maximumAttempts: 100, initialBackoff: .milliseconds(300), maximumBackoff: .seconds(1))
-            let target = try await single(harness, token: EngineHarness.token("500"), expiresAt: Date(timeIntervalSinceNow: 2))
+            configuration.policy = DeliveryPolicy(
+                maximumAttempts: 100, initialBackoff: .milliseconds(300), maximumBackoff: .seconds(1))
+            let target = try await single(
+                harness, token: EngineHarness.token("500"), expiresAt: Date(timeIntervalSinceNow: 2))
             let done = try await harness.run(harness.makeEngine(configuration)) {
                 try await harness.delivery(target.delivery).state == "expired"
             }
@@ -119,7 +130,8 @@ extension Networked {
 
         @Test func payloadTooLargeIsShortenedAndRetriedOnce() async throws {
             let harness = try await EngineHarness.start()
-            harness.sandbox.script(deviceTokenPrefix: "413", .reject(status: 413, reason: "PayloadTooLarge", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "413", .reject(status: 413, reason: "PayloadTooLarge", timestamp: nil))
             let long = NotificationContent(title: "Long", body: String(repeating: "word ", count: 400))
             let target = try await single(harness, token: EngineHarness.token("413"), content: long)
             let done = try await harness.run(harness.makeEngine()) {
@@ -135,7 +147,8 @@ extension Networked {
 
         @Test func credentialRefusalPausesTheKeyUntilResumed() async throws {
             let harness = try await EngineHarness.start()
-            harness.sandbox.script(deviceTokenPrefix: "403", .reject(status: 403, reason: "InvalidProviderToken", timestamp: nil))
+            harness.sandbox.script(
+                deviceTokenPrefix: "403", .reject(status: 403, reason: "InvalidProviderToken", timestamp: nil))
             let target = try await single(harness, token: EngineHarness.token("403"))
             let engine = harness.makeEngine()
             let runner = Task { await engine.run() }
@@ -168,7 +181,8 @@ extension Networked {
             let notification = try await harness.insertFanOut(count: 60, tokenPrefix: "ee")
             try await harness.client.execute("UPDATE device_tokens SET registered_at = now() - interval '1 day'")
             var configuration = EngineHarness.configuration()
-            configuration.policy = DeliveryPolicy(maximumAttempts: 2, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(100))
+            configuration.policy = DeliveryPolicy(
+                maximumAttempts: 2, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(100))
             let engine = harness.makeEngine(configuration)
             let done = try await harness.run(engine) {
                 let states = try await harness.states(of: notification)

@@ -85,7 +85,8 @@ extension Networked {
             }
             #expect(done)
             #expect(Set(harness.sandbox.recordedRequests.compactMap { $0.header("apns-id") }) == sandboxDeliveries)
-            #expect(Set(harness.production.recordedRequests.compactMap { $0.header("apns-id") }) == productionDeliveries)
+            #expect(
+                Set(harness.production.recordedRequests.compactMap { $0.header("apns-id") }) == productionDeliveries)
             try await harness.stop()
         }
 

@@ -33,14 +33,17 @@ import Testing
 
     @Test func acceptedInTheOtherEnvironmentCorrectsTheDevice() {
         let result = PushResult.accepted(PushReceipt(apnsID: APNsID(), uniqueID: nil))
-        #expect(decide(result, facts(environment: .production, device: .sandbox)) == .sent(correctedEnvironment: .production))
+        #expect(
+            decide(result, facts(environment: .production, device: .sandbox))
+                == .sent(correctedEnvironment: .production))
     }
 
     @Test(arguments: [APNsReason.unregistered, .expiredToken])
     func deadTokenNewerThanRegistrationDeactivates(reason: APNsReason) {
         let stamp = registered.addingTimeInterval(60)
         let expected: DeactivationReason = reason == .unregistered ? .unregistered : .expiredToken
-        #expect(decide(rejected(reason, timestamp: stamp), facts()) == .deactivateDevice(expected, appleTimestamp: stamp))
+        #expect(
+            decide(rejected(reason, timestamp: stamp), facts()) == .deactivateDevice(expected, appleTimestamp: stamp))
     }
 
     @Test func deadTokenOlderThanRegistrationKeepsTheDevice() {
@@ -51,7 +54,9 @@ import Testing
 
     @Test func badDeviceTokenRetriesOnceInTheOtherEnvironment() {
         #expect(decide(rejected(.badDeviceToken), facts()) == .retryInOtherEnvironment(.production))
-        #expect(decide(rejected(.badDeviceToken), facts(environment: .production, device: .production)) == .retryInOtherEnvironment(.sandbox))
+        #expect(
+            decide(rejected(.badDeviceToken), facts(environment: .production, device: .production))
+                == .retryInOtherEnvironment(.sandbox))
     }
 
     @Test func badDeviceTokenInBothEnvironmentsDeactivates() {
@@ -79,8 +84,11 @@ import Testing
 
     @Test(arguments: [APNsReason.tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown])
     func transientRejectionsBackOff(reason: APNsReason) {
-        #expect(decide(rejected(reason), facts(attempt: 1)) == .retry(at: now.addingTimeInterval(0.75), reason: reason.name))
-        #expect(decide(rejected(reason), facts(attempt: 2)) == .retry(at: now.addingTimeInterval(1.5), reason: reason.name))
+        #expect(
+            decide(rejected(reason), facts(attempt: 1)) == .retry(at: now.addingTimeInterval(0.75), reason: reason.name)
+        )
+        #expect(
+            decide(rejected(reason), facts(attempt: 2)) == .retry(at: now.addingTimeInterval(1.5), reason: reason.name))
     }
 
     @Test(arguments: [TransportFailure.timedOut, .connectionFailed("refused"), .protocolError("GOAWAY")])
@@ -101,7 +109,9 @@ import Testing
 
     @Test func payloadTooLargeIsShortenedOnce() {
         #expect(decide(rejected(.payloadTooLarge), facts()) == .retryShortened)
-        #expect(decide(rejected(.payloadTooLarge), facts(attempt: 2, previous: "PayloadTooLarge")) == .fail(reason: "PayloadTooLarge"))
+        #expect(
+            decide(rejected(.payloadTooLarge), facts(attempt: 2, previous: "PayloadTooLarge"))
+                == .fail(reason: "PayloadTooLarge"))
     }
 
     @Test(arguments: [APNsReason.invalidProviderToken, .forbidden, .badCertificate, .unrelatedKeyIDInToken])
@@ -113,7 +123,9 @@ import Testing
 
     @Test func renewableProviderTokenIsRetried() {
         #expect(decide(rejected(.expiredProviderToken), facts()).state == .pending)
-        #expect(decide(.failed(.credentialsUnavailable("no key")), facts()) == .pauseKey(reason: "ProviderTokenUnavailable"))
+        #expect(
+            decide(.failed(.credentialsUnavailable("no key")), facts()) == .pauseKey(reason: "ProviderTokenUnavailable")
+        )
     }
 
     @Test func cancelledSendsAreReleased() {

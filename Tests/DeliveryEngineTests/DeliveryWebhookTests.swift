@@ -17,7 +17,8 @@ extension Networked {
                 configuration: .init(url: listener.url, secret: secret, flushInterval: .milliseconds(100)),
                 logger: Logger(label: "test.webhook"))
             let appleTime = Int64(Date().timeIntervalSince1970 * 1000)
-            harness.sandbox.script(deviceTokenPrefix: "e1", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
+            harness.sandbox.script(
+                deviceTokenPrefix: "e1", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
             harness.sandbox.script(
                 deviceTokenPrefix: "e2", .reject(status: 400, reason: "DeviceTokenNotForTopic", timestamp: nil))
             let user = try await harness.insertUser("webhook-user")
@@ -62,7 +63,8 @@ extension Networked {
                     maximumAttempts: 10, initialBackoff: .seconds(5)),
                 logger: Logger(label: "test.webhook"))
             let appleTime = Int64(Date().timeIntervalSince1970 * 1000)
-            harness.sandbox.script(deviceTokenPrefix: "e3", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
+            harness.sandbox.script(
+                deviceTokenPrefix: "e3", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
             let deadNotification = try await harness.insertFanOut(count: 5, tokenPrefix: "e3")
             try await harness.client.execute("UPDATE device_tokens SET registered_at = now() - interval '1 hour'")
             let liveNotification = try await harness.insertFanOut(count: 200, tokenPrefix: "e4")

@@ -46,7 +46,6 @@ extension DeliveryEngine {
             let key = TemplateKey(
                 notificationID: delivery.notificationID, appearance: delivery.appearance,
                 shortened: delivery.facts.wasShortened)
-            let content: PreparedContent
             let built: Result<PreparedContent, NotificationContentError>
             if let cached = prepared[key] {
                 built = cached
@@ -57,22 +56,13 @@ extension DeliveryEngine {
                 built = Self.prepare(contents[delivery.notificationID]!, for: delivery, shortened: key.shortened)
                 prepared[key] = built
             }
-            do {
-                content = try built.get()
-                guard let bundleID = delivery.deviceTopic ?? configuration.bundleID else {
-                    throw NotificationContentError.request(.missingTopic)
-                }
-                guard let token = DeviceToken(hex: delivery.deviceToken) else {
-                    throw NotificationContentError.request(.missingTopic)
-                }
-                let request = try content.template.request(
-                    apnsID: APNsID(delivery.id), deviceToken: token, bundleID: bundleID)
+            switch request(for: delivery, content: built) {
+            case .success(let request):
                 pushes.append((index, request))
-            } catch {
+            case .failure(let refusal):
                 attempts[index] = DeliveryAttempt(
-                    delivery: delivery, outcome: .fail(reason: "InvalidContent"), httpStatus: nil,
-                    reason: "InvalidContent", latency: nil, payload: nil, errorMessage: "\(error)", feedbackID: nil,
-                    finishedAt: started)
+                    delivery: delivery, outcome: .fail(reason: refusal.reason), httpStatus: nil, reason: refusal.reason,
+                    latency: nil, payload: nil, errorMessage: refusal.message, feedbackID: nil, finishedAt: started)
             }
         }
 
@@ -80,6 +70,37 @@ extension DeliveryEngine {
         let answered = Date()
         decide(results, batch: batch, prepared: prepared, answeredAt: answered, into: &attempts)
         await record(attempts.compactMap { $0 })
+    }
+
+    /// Why a claimed delivery cannot become a request: Herald's reason and a message for the log.
+    struct Refusal: Error {
+        let reason: String
+        let message: String
+    }
+
+    private func request(
+        for delivery: ClaimedDelivery, content: Result<PreparedContent, NotificationContentError>
+    ) -> Result<PushRequest, Refusal> {
+        let prepared: PreparedContent
+        switch content {
+        case .success(let value): prepared = value
+        case .failure(let error): return .failure(Refusal(reason: "InvalidContent", message: error.description))
+        }
+        guard let bundleID = delivery.deviceTopic ?? configuration.bundleID else {
+            return .failure(
+                Refusal(reason: "MissingTopic", message: "no topic: the device has none and no bundle id is configured")
+            )
+        }
+        guard let token = DeviceToken(hex: delivery.deviceToken) else {
+            return .failure(
+                Refusal(reason: "InvalidDeviceToken", message: "the stored device token is not a valid APNs token"))
+        }
+        do {
+            return .success(
+                try prepared.template.request(apnsID: APNsID(delivery.id), deviceToken: token, bundleID: bundleID))
+        } catch {
+            return .failure(Refusal(reason: "InvalidContent", message: error.description))
+        }
     }
 
     /// What to do without sending: canceled, moved or deactivated devices, expired notifications, a paused key.
@@ -121,7 +142,8 @@ extension DeliveryEngine {
                     group.addTask {
                         let begin = ContinuousClock.now
                         let result = (try? await transport.send(push.request)) ?? .failed(.cancelled)
-                        return SendResult(index: push.index, result: result, latency: (ContinuousClock.now - begin).seconds)
+                        return SendResult(
+                            index: push.index, result: result, latency: (ContinuousClock.now - begin).seconds)
                     }
                 }
                 var results: [SendResult] = []
@@ -142,7 +164,8 @@ extension DeliveryEngine {
     }
 
     private func decide(
-        _ results: [SendResult], batch: [ClaimedDelivery], prepared: [TemplateKey: Result<PreparedContent, NotificationContentError>],
+        _ results: [SendResult], batch: [ClaimedDelivery],
+        prepared: [TemplateKey: Result<PreparedContent, NotificationContentError>],
         answeredAt: Date, into attempts: inout [DeliveryAttempt?]
     ) {
         let policy = configuration.policy
@@ -151,7 +174,8 @@ extension DeliveryEngine {
         let decided = burstGuard.withLock { guardState -> [(SendResult, DeliveryOutcome)] in
             results.map { sent in
                 let delivery = batch[sent.index]
-                if case .failed = sent.result {} else {
+                if case .failed = sent.result {
+                } else {
                     guardState.record(wouldDeactivate: policy.wouldDeactivate(sent.result, facts: delivery.facts))
                 }
                 trippedNow = guardState.isTripped

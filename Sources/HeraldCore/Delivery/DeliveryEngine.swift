@@ -164,7 +164,8 @@ public final class DeliveryEngine: Sendable {
         do {
             listener = try PostgresListener(configuration: store.client.configuration, logger: logger)
         } catch {
-            logger.error("cannot listen for deliveries; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
+            logger.error(
+                "cannot listen for deliveries; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
             return
         }
         defer { listener.shutdown() }

@@ -20,7 +20,9 @@ public struct DeliveryPolicy: Hashable, Sendable {
     /// The longest delay between attempts. Default 10 minutes.
     public var maximumBackoff: Duration
 
-    public init(maximumAttempts: Int = 8, initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(600)) {
+    public init(
+        maximumAttempts: Int = 8, initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(600)
+    ) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
@@ -78,7 +80,8 @@ public struct DeliveryPolicy: Hashable, Sendable {
                 return .fail(reason: reason.name)
             }
             if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
-            return .deactivateDevice(reason == .unregistered ? .unregistered : .expiredToken, appleTimestamp: appleTimestamp)
+            return .deactivateDevice(
+                reason == .unregistered ? .unregistered : .expiredToken, appleTimestamp: appleTimestamp)
         case .badDeviceToken:
             guard facts.isEnvironmentRetry else {
                 return .retryInOtherEnvironment(facts.environment == .sandbox ? .production : .sandbox)

@@ -20,7 +20,8 @@ public struct DeliveryLogStore: Sendable {
         }
         bindings.append(max(1, min(limit, 10_000)))
         let sql =
-            Self.select + Self.whereClause(conditions) + " ORDER BY l.created_at DESC, l.id DESC LIMIT $\(bindings.count)"
+            Self.select + Self.whereClause(conditions)
+            + " ORDER BY l.created_at DESC, l.id DESC LIMIT $\(bindings.count)"
         return try await entries(PostgresQuery(unsafeSQL: sql, bindings: bindings))
     }
 
@@ -97,7 +98,8 @@ public struct DeliveryLogStore: Sendable {
                 feedbackID: try row.decode(column: 8, as: String?.self),
                 projectID: try row.decode(column: 9, as: String?.self),
                 environment: try row.decode(column: 10, as: String.self),
-                attempt: try row.decode(column: 11, as: Int.self), httpStatus: try row.decode(column: 12, as: Int?.self),
+                attempt: try row.decode(column: 11, as: Int.self),
+                httpStatus: try row.decode(column: 12, as: Int?.self),
                 reason: try row.decode(column: 13, as: String?.self),
                 latencyMs: try row.decode(column: 14, as: Double?.self),
                 errorMessage: try row.decode(column: 15, as: String?.self))

@@ -89,8 +89,10 @@ extension NotificationContent {
             }
         let json: Data
         do {
-            json = try payload(for: appearance).fitted(toLimit: min(payloadLimit ?? type.payloadLimit, type.payloadLimit))
-                .json
+            json = try payload(for: appearance).fitted(
+                toLimit: min(payloadLimit ?? type.payloadLimit, type.payloadLimit)
+            )
+            .json
         } catch {
             throw .request(.payload(error))
         }

@@ -1,10 +1,11 @@
 import Cryptography
 public import Foundation
+public import Logging
+import Synchronization
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-public import Logging
-import Synchronization
 
 /// Tells the backend about deactivated devices and finally failed deliveries: batched JSON `POST`s to
 /// `HERALD_WEBHOOK_URL`, signed in the `X-Herald-Signature` header as `sha256=<hex HMAC-SHA256 of the
@@ -82,7 +83,8 @@ public final class DeliveryWebhook: Sendable {
             return excess
         }
         if dropped > 0 {
-            logger.warning("webhook queue full; dropped the oldest events", metadata: ["herald.webhook.dropped": "\(dropped)"])
+            logger.warning(
+                "webhook queue full; dropped the oldest events", metadata: ["herald.webhook.dropped": "\(dropped)"])
         }
         doorbell.ring()
     }
@@ -135,7 +137,9 @@ public final class DeliveryWebhook: Sendable {
         }
         logger.error(
             "webhook failed; events dropped",
-            metadata: ["herald.webhook.events": "\(events.count)", "herald.webhook.host": "\(configuration.url.host ?? "")"])
+            metadata: [
+                "herald.webhook.events": "\(events.count)", "herald.webhook.host": "\(configuration.url.host ?? "")",
+            ])
         return false
     }
 
@@ -144,7 +148,8 @@ public final class DeliveryWebhook: Sendable {
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(Self.signature(of: body, secret: configuration.secret), forHTTPHeaderField: Self.signatureHeader)
+        request.setValue(
+            Self.signature(of: body, secret: configuration.secret), forHTTPHeaderField: Self.signatureHeader)
         do {
             let (_, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
@@ -161,7 +166,8 @@ public final class DeliveryWebhook: Sendable {
 
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` under `secret`.
     public static func signature(of body: Data, secret: String) -> String {
-        "sha256=" + HMACSHA256.authenticationCode(for: body, key: Data(secret.utf8)).map { String(format: "%02x", $0) }
+        "sha256="
+            + HMACSHA256.authenticationCode(for: body, key: Data(secret.utf8)).map { String(format: "%02x", $0) }
             .joined()
     }
 }

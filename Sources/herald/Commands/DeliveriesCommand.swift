@@ -13,7 +13,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Resume sending in every running engine after a credential pause.",
-            discussion: "Engines pause a signing key when APNs refuses it (403). Fix the key, team or topic, then run this.")
+            discussion:
+                "Engines pause a signing key when APNs refuses it (403). Fix the key, team or topic, then run this.")
 
         @OptionGroup var database: DatabaseOptions
 

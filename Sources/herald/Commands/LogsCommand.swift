@@ -27,7 +27,9 @@ struct LogsCommand: AsyncParsableCommand {
         if let notificationId, UUID(uuidString: notificationId) == nil {
             throw ValidationError("--notification-id must be a UUID")
         }
-        if let status, DeliveryLogStatus(rawValue: status) == nil { throw ValidationError("unknown --status \(status)") }
+        if let status, DeliveryLogStatus(rawValue: status) == nil {
+            throw ValidationError("unknown --status \(status)")
+        }
         if let since, Self.parseDate(since) == nil { throw ValidationError("--since must be an ISO 8601 time") }
         if let until, Self.parseDate(until) == nil { throw ValidationError("--until must be an ISO 8601 time") }
         guard limit > 0 else { throw ValidationError("--limit must be positive") }

@@ -25,7 +25,8 @@ struct PruneCommand: AsyncParsableCommand {
             configuration: try database.configuration(), options: .init(maximumConnections: 1),
             logger: Logger(label: "herald.prune"))
         defer { client.shutdown() }
-        let (logs, deliveries) = try await DeliveryLogStore(client: client).prune(before: Date().addingTimeInterval(-age))
+        let (logs, deliveries) = try await DeliveryLogStore(client: client).prune(
+            before: Date().addingTimeInterval(-age))
         Console.line("deleted \(logs) log rows and \(deliveries) finished deliveries older than \(olderThan)")
     }
 

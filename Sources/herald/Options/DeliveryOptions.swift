@@ -9,7 +9,8 @@ struct DeliveryOptions: ParsableArguments {
     var deliveryBatchSize: Int?
     @Option(help: "Attempts before a retryable failure is final (env HERALD_DELIVERY_MAX_ATTEMPTS; default 8).")
     var deliveryMaxAttempts: Int?
-    @Option(help: "Seconds a claim is held before others take it over (env HERALD_DELIVERY_LEASE_SECONDS; default 120).")
+    @Option(
+        help: "Seconds a claim is held before others take it over (env HERALD_DELIVERY_LEASE_SECONDS; default 120).")
     var deliveryLeaseSeconds: Int?
 
     /// The engine configuration for a key and bundle id.

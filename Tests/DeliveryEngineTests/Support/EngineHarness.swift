@@ -70,7 +70,8 @@ struct EngineHarness {
             workerID: workerID, bundleID: bundleID, keyID: "TESTKEY", workers: 2, batchSize: 200,
             lease: .seconds(30), pollInterval: .milliseconds(100), rescueInterval: .milliseconds(300),
             depthInterval: .seconds(1), shutdownGracePeriod: .seconds(5),
-            policy: DeliveryPolicy(maximumAttempts: 5, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(200)))
+            policy: DeliveryPolicy(
+                maximumAttempts: 5, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(200)))
     }
 
     func makeEngine(
@@ -114,7 +115,9 @@ struct EngineHarness {
 
     // MARK: Rows
 
-    func insertUser(_ externalID: String = "user-\(UUID().uuidString.prefix(8))", sound: Bool = true, badge: Bool = true)
+    func insertUser(
+        _ externalID: String = "user-\(UUID().uuidString.prefix(8))", sound: Bool = true, badge: Bool = true
+    )
         async throws -> UUID
     {
         try await client.query(

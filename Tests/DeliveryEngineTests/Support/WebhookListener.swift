@@ -61,7 +61,9 @@ private final class RecordingHandler: ChannelInboundHandler {
             listener.record(.init(body: body, signature: signature))
             var headers = HTTPHeaders()
             headers.add(name: "content-length", value: "0")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
+            )
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
