@@ -16,11 +16,8 @@ public struct ClaimedDelivery: Sendable {
     public let previousReason: String?
     /// When the row became due; the start of its row-to-APNs latency.
     public let dueAt: Date
-    public let notificationType: String
-    public let content: PostgresJSON
-    public let notificationCanceled: Bool
-    public let expiresAt: Date?
-    public let projectID: UUID?
+    /// Its notification, read once per batch for all its deliveries.
+    public let notification: ClaimedNotification
     /// The token's hex digits. Never logged.
     public let deviceToken: String
     public let deviceEnvironment: APNsEnvironment
@@ -32,6 +29,13 @@ public struct ClaimedDelivery: Sendable {
     public let userExternalID: String
     public let appearance: PushAppearance
 
+    public var notificationType: String { notification.type }
+    /// The content, or nil when the stored content is not a ``NotificationContent``.
+    public var content: NotificationContent? { notification.content }
+    public var notificationCanceled: Bool { notification.canceled }
+    public var expiresAt: Date? { notification.expiresAt }
+    public var projectID: UUID? { notification.projectID }
+
     /// The facts ``DeliveryPolicy`` decides on.
     public var facts: DeliveryFacts {
         DeliveryFacts(
@@ -42,7 +46,7 @@ public struct ClaimedDelivery: Sendable {
 
 extension ClaimedDelivery {
     /// Reads a row of ``DeliveryStore``'s claim statement, in its column order.
-    init(row: PostgresRow) throws {
+    init(row: PostgresRow, notification: ClaimedNotification) throws {
         id = try row.decode(column: 0, as: UUID.self)
         notificationID = try row.decode(column: 1, as: UUID.self)
         userID = try row.decode(column: 2, as: UUID.self)
@@ -51,20 +55,31 @@ extension ClaimedDelivery {
         attempt = Int(try row.decode(column: 5, as: Int32.self))
         previousReason = try row.decode(column: 6, as: String?.self)
         dueAt = try row.decode(column: 7, as: Date.self)
-        notificationType = try row.decode(column: 8, as: String.self)
-        content = try row.decode(column: 9, as: PostgresJSON.self)
-        notificationCanceled = try row.decode(column: 10, as: String.self) == "canceled"
-        expiresAt = try row.decode(column: 11, as: Date?.self)
-        projectID = try row.decode(column: 12, as: UUID?.self)
-        deviceToken = try row.decode(column: 13, as: String.self)
-        deviceEnvironment = APNsEnvironment(rawValue: try row.decode(column: 14, as: String.self)) ?? .sandbox
-        deviceTopic = try row.decode(column: 15, as: String?.self)
-        deviceActive = try row.decode(column: 16, as: Bool.self)
-        deviceUserID = try row.decode(column: 17, as: UUID.self)
-        deviceRegisteredAt = try row.decode(column: 18, as: Date.self)
-        userExternalID = try row.decode(column: 19, as: String.self)
+        self.notification = notification
+        deviceToken = try row.decode(column: 8, as: String.self)
+        deviceEnvironment = APNsEnvironment(rawValue: try row.decode(column: 9, as: String.self)) ?? .sandbox
+        deviceTopic = try row.decode(column: 10, as: String?.self)
+        deviceActive = try row.decode(column: 11, as: Bool.self)
+        deviceUserID = try row.decode(column: 12, as: UUID.self)
+        deviceRegisteredAt = try row.decode(column: 13, as: Date.self)
+        userExternalID = try row.decode(column: 14, as: String.self)
         appearance = PushAppearance(
-            soundEnabled: try row.decode(column: 20, as: Bool.self),
-            badgeEnabled: try row.decode(column: 21, as: Bool.self))
+            soundEnabled: try row.decode(column: 15, as: Bool.self),
+            badgeEnabled: try row.decode(column: 16, as: Bool.self))
+    }
+}
+
+/// What the engine needs of a notification, read once per batch however many of its deliveries it holds.
+public struct ClaimedNotification: Sendable {
+    public let id: UUID
+    public let type: String
+    public let content: NotificationContent?
+    public let canceled: Bool
+    public let expiresAt: Date?
+    public let projectID: UUID?
+
+    /// Stands in for a notification deleted while its deliveries were claimed: nothing is sent.
+    static func vanished(_ id: UUID) -> ClaimedNotification {
+        ClaimedNotification(id: id, type: "unknown", content: nil, canceled: true, expiresAt: nil, projectID: nil)
     }
 }

@@ -35,7 +35,6 @@ extension DeliveryEngine {
         var attempts: [DeliveryAttempt?] = Array(repeating: nil, count: batch.count)
         var pushes: [(index: Int, request: PushRequest)] = []
         var prepared: [TemplateKey: Result<PreparedContent, NotificationContentError>] = [:]
-        var contents: [UUID: NotificationContent?] = [:]
         for (index, delivery) in batch.enumerated() {
             if let outcome = preflight(delivery, now: started, paused: paused) {
                 attempts[index] = DeliveryAttempt(
@@ -50,10 +49,7 @@ extension DeliveryEngine {
             if let cached = prepared[key] {
                 built = cached
             } else {
-                if contents[delivery.notificationID] == nil {
-                    contents[delivery.notificationID] = .some(try? delivery.content.decode(NotificationContent.self))
-                }
-                built = Self.prepare(contents[delivery.notificationID]!, for: delivery, shortened: key.shortened)
+                built = Self.prepare(delivery.content, for: delivery, shortened: key.shortened)
                 prepared[key] = built
             }
             switch request(for: delivery, content: built) {

@@ -169,16 +169,25 @@ extension DeliveryStore {
             SELECT x.id, u.external_id, x.deactivation_reason FROM deactivated AS x JOIN users AS u ON u.id = x.user_id
             """)
 
-    /// Skips devices another worker is updating right now: it is setting the same `last_used_at`.
+    /// `last_used_at` is kept to the minute: a device written in the last minute is left alone, so a busy
+    /// device is not rewritten by every batch. Environment corrections are always written. Skips devices
+    /// another worker is updating right now: it is setting the same `last_used_at`.
     static let markUsedStatement = PostgresPreparedStatement(
         name: "herald_delivery_mark_used",
         sql: """
+            WITH r AS (
+                SELECT * FROM unnest($1::uuid[], $2::text[]) AS r(id, environment)
+            ), locked AS (
+                SELECT t.id FROM device_tokens AS t JOIN r ON r.id = t.id
+                WHERE r.environment <> '' OR t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute'
+                ORDER BY t.id
+                FOR UPDATE OF t SKIP LOCKED
+            )
             UPDATE device_tokens AS t
             SET last_used_at = now(),
                 environment = CASE WHEN r.environment = '' THEN t.environment ELSE r.environment END,
                 updated_at = CASE WHEN r.environment = '' THEN t.updated_at ELSE now() END
-            FROM unnest($1::uuid[], $2::text[]) AS r(id, environment)
-            WHERE t.id = r.id AND t.id IN (
-                SELECT id FROM device_tokens WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE SKIP LOCKED)
+            FROM r
+            WHERE t.id = r.id AND t.id IN (SELECT id FROM locked)
             """)
 }

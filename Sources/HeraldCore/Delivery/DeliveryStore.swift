@@ -9,14 +9,38 @@ public struct DeliveryStore: Sendable {
     public init(client: PostgresClient) { self.client = client }
 
     /// Claims up to `limit` due pending deliveries for `workerID` with a lease of `lease`, and returns them
-    /// with their notification, device and user in one round trip.
+    /// with their device and user (one round trip) and their notifications (a second).
     public func claim(limit: Int, workerID: String, lease: Duration) async throws -> [ClaimedDelivery] {
         var bindings = PostgresBindings()
         bindings.append(limit)
         bindings.append(workerID)
         bindings.append(lease.seconds)
         let rows = try await client.query(Self.claimStatement, bindings)
-        return try rows.map(ClaimedDelivery.init(row:))
+        guard !rows.isEmpty else { return [] }
+        let notifications = try await notifications(
+            Array(Set(try rows.map { try $0.decode(column: 1, as: UUID.self) })))
+        return try rows.map { row in
+            let id = try row.decode(column: 1, as: UUID.self)
+            return try ClaimedDelivery(row: row, notification: notifications[id] ?? .vanished(id))
+        }
+    }
+
+    /// The claimed deliveries' notifications, content decoded once each.
+    private func notifications(_ ids: [UUID]) async throws -> [UUID: ClaimedNotification] {
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        let rows = try await client.query(Self.notificationsStatement, bindings)
+        var notifications: [UUID: ClaimedNotification] = [:]
+        for row in rows {
+            let id = try row.decode(column: 0, as: UUID.self)
+            notifications[id] = ClaimedNotification(
+                id: id, type: try row.decode(column: 1, as: String.self),
+                content: try? row.decode(column: 2, as: PostgresJSON.self).decode(NotificationContent.self),
+                canceled: try row.decode(column: 3, as: String.self) == "canceled",
+                expiresAt: try row.decode(column: 4, as: Date?.self),
+                projectID: try row.decode(column: 5, as: UUID?.self))
+        }
+        return notifications
     }
 
     /// Returns up to `limit` deliveries whose lease ran out (their worker died) to `pending`.
@@ -51,14 +75,17 @@ public struct DeliveryStore: Sendable {
             )
             SELECT c.id, c.notification_id, c.user_id, c.device_token_id, c.environment, c.attempts,
                 c.last_reason, c.next_attempt_at,
-                n.type, n.content, n.state, n.expires_at, n.project_id,
                 t.token, t.environment, t.topic, t.is_active, t.user_id, t.registered_at,
                 u.external_id, u.push_sound_enabled, u.push_badge_enabled
             FROM claimed AS c
-            JOIN notifications AS n ON n.id = c.notification_id
             JOIN device_tokens AS t ON t.id = c.device_token_id
             JOIN users AS u ON u.id = c.user_id
             """)
+
+    /// Read apart from the claim so a notification's content crosses the wire once per batch, not once per device.
+    static let notificationsStatement = PostgresPreparedStatement(
+        name: "herald_delivery_notifications",
+        sql: "SELECT id, type, content, state, expires_at, project_id FROM notifications WHERE id = ANY ($1::uuid[])")
 
     static let rescueStatement = PostgresPreparedStatement(
         name: "herald_delivery_rescue",
