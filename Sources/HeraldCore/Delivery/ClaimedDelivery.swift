@@ -1,6 +1,6 @@
 public import APNs
 public import Foundation
-public import Postgres
+import Postgres
 
 /// One delivery a worker holds, with what sending it needs: its notification's content, its device and
 /// its user's push appearance, all read by the claim statement.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Postgres
 
 /// The outbox's SQL: claiming due deliveries, rescuing expired leases and measuring the queue. Every
