@@ -1,6 +1,6 @@
 import APNs
-public import Foundation
-public import Postgres
+import Foundation
+import Postgres
 
 extension DeliveryStore {
     /// Writes a batch's results: delivery rows (one UPDATE over arrays) and one log row per attempt
