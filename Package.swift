@@ -54,6 +54,7 @@ let foundationTargets: [Target] = [
     .target(
         name: "HeraldCore",
         dependencies: [
+            "APNs",
             "Cryptography",
             "Postgres",
             .product(name: "Logging", package: "swift-log"),
@@ -176,6 +177,47 @@ let mailNotifierTargets: [Target] =
             )
         ])
 
+// MARK: - Delivery engine
+
+let deliveryEngineTargets: [Target] =
+    [
+        .testTarget(
+            name: "DeliveryEngineTests",
+            dependencies: [
+                "APNs",
+                "APNsMock",
+                "Cryptography",
+                "HeraldCore",
+                "LocalServices",
+                "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        )
+    ]
+    + (Context.environment["HERALD_BENCHMARKS"] == nil
+        ? []
+        : [
+            .executableTarget(
+                name: "delivery-bench",
+                dependencies: [
+                    "APNs",
+                    "APNsMock",
+                    "Cryptography",
+                    "HeraldCore",
+                    "LocalServices",
+                    "Postgres",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Benchmarks/DeliveryThroughput",
+                swiftSettings: strictSettings
+            )
+        ])
+
 // MARK: - Benchmarks (built only with HERALD_BENCHMARKS=1, to keep them out of the test build)
 
 let benchmarkTargets: [Target] =
@@ -271,6 +313,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
-    targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + benchmarkTargets + gatewayTargets,
+    targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + gatewayTargets
+        + deliveryEngineTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -7,6 +7,7 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Herald, a self-hosted push-notification gateway for Apple devices.",
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, KeysCommand.self, PushCommand.self, DevCommand.self,
+            ServeCommand.self, WorkerCommand.self, MigrateCommand.self, KeysCommand.self, PushCommand.self,
+            DeliveriesCommand.self, LogsCommand.self, PruneCommand.self, DevCommand.self,
         ])
 }

@@ -1,7 +1,7 @@
 /// A JSON document as a value: what Herald stores in `jsonb` columns and reads from request bodies.
 ///
 /// Numbers keep their integer form when they have one, so a badge of `3` stays `3`.
-public enum JSONValue: Sendable, Equatable, Codable {
+public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case integer(Int)

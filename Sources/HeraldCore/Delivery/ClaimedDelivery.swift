@@ -1,0 +1,90 @@
+public import APNs
+public import Foundation
+import Postgres
+
+/// One delivery a worker holds, with what sending it needs: its notification's content, its device and
+/// its user's push appearance, all read by the claim statement.
+public struct ClaimedDelivery: Sendable {
+    public let id: UUID
+    public let notificationID: UUID
+    public let userID: UUID
+    public let deviceID: UUID
+    /// The environment for this attempt (the device's, or the other one for a BadDeviceToken retry).
+    public let environment: APNsEnvironment
+    /// Attempts so far, this one included.
+    public let attempt: Int
+    public let previousReason: String?
+    /// When the row became due; the start of its row-to-APNs latency.
+    public let dueAt: Date
+    /// Its notification, read once per batch for all its deliveries.
+    public let notification: ClaimedNotification
+    /// The token's hex digits. Never logged.
+    public let deviceToken: String
+    public let deviceEnvironment: APNsEnvironment
+    public let deviceTopic: String?
+    public let deviceActive: Bool
+    /// The device's owner now; differs from ``userID`` when the token moved to another user.
+    public let deviceUserID: UUID
+    public let deviceRegisteredAt: Date
+    public let userExternalID: String
+    public let appearance: PushAppearance
+    /// Which of the notification's rendered contents this recipient gets (`default`, or `voter` for the voters
+    /// of a status change).
+    public let variant: String
+
+    public var notificationType: String { notification.type }
+    /// The content, or nil when the stored content is not a ``NotificationContent``.
+    public var content: NotificationContent? { notification.contents[variant] ?? notification.contents["default"] }
+    public var notificationCanceled: Bool { notification.canceled }
+    public var expiresAt: Date? { notification.expiresAt }
+    public var projectID: UUID? { notification.projectID }
+
+    /// The facts ``DeliveryPolicy`` decides on.
+    public var facts: DeliveryFacts {
+        DeliveryFacts(
+            attempt: attempt, environment: environment, deviceEnvironment: deviceEnvironment,
+            deviceRegisteredAt: deviceRegisteredAt, previousReason: previousReason, expiresAt: expiresAt)
+    }
+}
+
+extension ClaimedDelivery {
+    /// Reads a row of ``DeliveryStore``'s claim statement, in its column order.
+    init(row: PostgresRow, notification: ClaimedNotification) throws {
+        id = try row.decode(column: 0, as: UUID.self)
+        notificationID = try row.decode(column: 1, as: UUID.self)
+        userID = try row.decode(column: 2, as: UUID.self)
+        deviceID = try row.decode(column: 3, as: UUID.self)
+        environment = APNsEnvironment(rawValue: try row.decode(column: 4, as: String.self)) ?? .sandbox
+        attempt = Int(try row.decode(column: 5, as: Int32.self))
+        previousReason = try row.decode(column: 6, as: String?.self)
+        dueAt = try row.decode(column: 7, as: Date.self)
+        self.notification = notification
+        deviceToken = try row.decode(column: 8, as: String.self)
+        deviceEnvironment = APNsEnvironment(rawValue: try row.decode(column: 9, as: String.self)) ?? .sandbox
+        deviceTopic = try row.decode(column: 10, as: String?.self)
+        deviceActive = try row.decode(column: 11, as: Bool.self)
+        deviceUserID = try row.decode(column: 12, as: UUID.self)
+        deviceRegisteredAt = try row.decode(column: 13, as: Date.self)
+        userExternalID = try row.decode(column: 14, as: String.self)
+        appearance = PushAppearance(
+            soundEnabled: try row.decode(column: 15, as: Bool.self),
+            badgeEnabled: try row.decode(column: 16, as: Bool.self))
+        variant = try row.decode(column: 17, as: String.self)
+    }
+}
+
+/// What the engine needs of a notification, read once per batch however many of its deliveries it holds.
+public struct ClaimedNotification: Sendable {
+    public let id: UUID
+    public let type: String
+    /// The rendered contents by delivery variant; empty when the stored content could not be read.
+    public let contents: [String: NotificationContent]
+    public let canceled: Bool
+    public let expiresAt: Date?
+    public let projectID: UUID?
+
+    /// Stands in for a notification deleted while its deliveries were claimed: nothing is sent.
+    static func vanished(_ id: UUID) -> ClaimedNotification {
+        ClaimedNotification(id: id, type: "unknown", contents: [:], canceled: true, expiresAt: nil, projectID: nil)
+    }
+}

@@ -1,0 +1,44 @@
+public import Foundation
+public import Postgres
+
+/// One claimed delivery with what happened to it: the unit the store records.
+public struct DeliveryAttempt: Sendable {
+    public let delivery: ClaimedDelivery
+    public let outcome: DeliveryOutcome
+    /// Apple's HTTP status, nil when no answer came.
+    public let httpStatus: Int?
+    /// Apple's reason, or Herald's own (`ConnectionLost`, …).
+    public let reason: String?
+    /// From writing the request to reading the answer, in seconds; nil when nothing was sent.
+    public let latency: Double?
+    /// The payload sent (never holds a device token).
+    public let payload: PostgresJSON?
+    /// A short human explanation for the log.
+    public let errorMessage: String?
+    /// The backend's feedback id from the content, kept in the log.
+    public let feedbackID: String?
+    /// When the attempt ended.
+    public let finishedAt: Date
+
+    public init(
+        delivery: ClaimedDelivery, outcome: DeliveryOutcome, httpStatus: Int?, reason: String?, latency: Double?,
+        payload: PostgresJSON?, errorMessage: String?, feedbackID: String?, finishedAt: Date
+    ) {
+        self.delivery = delivery
+        self.outcome = outcome
+        self.httpStatus = httpStatus
+        self.reason = reason
+        self.latency = latency
+        self.payload = payload
+        self.errorMessage = errorMessage
+        self.feedbackID = feedbackID
+        self.finishedAt = finishedAt
+    }
+}
+
+/// A device the engine deactivated, for the webhook.
+public struct DeactivatedDevice: Sendable, Hashable {
+    public let deviceID: UUID
+    public let userExternalID: String
+    public let reason: DeactivationReason
+}

@@ -1,0 +1,226 @@
+public import Logging
+public import Postgres
+import Synchronization
+
+/// Turns `pending` delivery rows into pushes and records what Apple said (ARCHITECTURE.md steps Claim,
+/// Send, Record). Any number of engines, in any number of processes, share one database.
+///
+/// ``run()`` works until its task is cancelled or ``shutdownGracefully()`` is called; either way it
+/// stops claiming, lets sends in flight finish for ``DeliveryEngineConfiguration/shutdownGracePeriod``
+/// (then cancels them and puts their rows back to `pending`), records every result and returns. It does
+/// not start or stop the APNs transports: their owner runs them around the engine.
+///
+/// Wake-ups: whoever inserts deliveries sends `NOTIFY` on ``wakeChannel``; workers also poll every
+/// ``DeliveryEngineConfiguration/pollInterval``. A `NOTIFY` on ``controlChannel`` with payload
+/// ``resumeMessage`` resumes a paused key (`herald deliveries resume`).
+public final class DeliveryEngine: Sendable {
+    /// The `LISTEN` channel that wakes workers; send `NOTIFY herald_deliveries` after inserting deliveries.
+    public static let wakeChannel = "herald_deliveries"
+    /// The `LISTEN` channel for operator commands to running engines.
+    public static let controlChannel = "herald_delivery_control"
+    /// The payload on ``controlChannel`` that resumes sending after a credential pause.
+    public static let resumeMessage = "resume"
+
+    public let configuration: DeliveryEngineConfiguration
+    public let metrics: DeliveryMetrics
+    let store: DeliveryStore
+    let transports: DeliveryTransports
+    let webhook: DeliveryWebhook?
+    let logger: Logger
+    let doorbell = Doorbell()
+    let burstGuard: Mutex<BurstGuard>
+    let state = Mutex(EngineState())
+
+    struct EngineState {
+        var stopping = false
+        /// The reason the key is paused, or nil.
+        var pausedReason: String?
+        var burstGuardTripped = false
+        /// Send tasks in flight, cancelled when the grace period ends.
+        var sends: [Int: Task<[SendResult], Never>] = [:]
+        var nextSendID = 0
+        var graceOver = false
+    }
+
+    /// - Parameters:
+    ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 2 connections.
+    ///   - transports: APNs for each environment (pools in production, fakes in tests).
+    ///   - webhook: Receives deactivations and final failures; the engine runs it.
+    public init(
+        client: PostgresClient, transports: DeliveryTransports, configuration: DeliveryEngineConfiguration,
+        metrics: DeliveryMetrics = DeliveryMetrics(), webhook: DeliveryWebhook? = nil, logger: Logger
+    ) {
+        store = DeliveryStore(client: client)
+        self.transports = transports
+        self.configuration = configuration
+        self.metrics = metrics
+        self.webhook = webhook
+        self.logger = logger
+        burstGuard = Mutex(configuration.burstGuard)
+    }
+
+    /// Delivers until cancelled or ``shutdownGracefully()``; see the type's documentation.
+    public func run() async {
+        logger.info(
+            "delivery engine started",
+            metadata: [
+                DeliveryMetadataKey.worker: "\(configuration.workerID)",
+                DeliveryMetadataKey.workers: "\(configuration.workers)",
+            ])
+        // Workers are unstructured so that cancelling run() only asks them to stop: they still record
+        // what they sent, which needs the database after the cancellation.
+        let workers = (0..<configuration.workers).map { index in
+            Task { await self.workLoop(index) }
+        }
+        await withTaskCancellationHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.listen() }
+                group.addTask { await self.rescueLoop() }
+                group.addTask { await self.depthLoop() }
+                if let webhook { group.addTask { await webhook.run() } }
+                for worker in workers { await worker.value }
+                group.cancelAll()
+            }
+        } onCancel: {
+            self.shutdownGracefully()
+        }
+        logger.info("delivery engine stopped", metadata: [DeliveryMetadataKey.worker: "\(configuration.workerID)"])
+    }
+
+    /// Stops claiming; sends in flight get the grace period, then are cancelled and released.
+    public func shutdownGracefully() {
+        let first = state.withLock { state in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard first else { return }
+        doorbell.ring()
+        let grace = configuration.shutdownGracePeriod
+        Task {
+            try? await Task.sleep(for: grace)
+            let sends = self.state.withLock { state in
+                state.graceOver = true
+                return Array(state.sends.values)
+            }
+            for send in sends { send.cancel() }
+        }
+    }
+
+    /// Resumes sending after a credential pause.
+    public func resume() {
+        let wasPaused = state.withLock { state in
+            defer { state.pausedReason = nil }
+            return state.pausedReason != nil
+        }
+        guard wasPaused else { return }
+        metrics.setPaused(false)
+        logger.notice(
+            "APNs key resumed; delivery continues", metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)"])
+        doorbell.ring()
+    }
+
+    /// Whether a credential refusal has paused sending.
+    public var isPaused: Bool { state.withLock { $0.pausedReason != nil } }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    func pause(reason: String) {
+        let first = state.withLock { state in
+            defer { state.pausedReason = reason }
+            return state.pausedReason == nil
+        }
+        guard first else { return }
+        metrics.setPaused(true)
+        logger.critical(
+            "APNs refused Herald's credentials (\(reason)); sending with this key is paused until the credentials change (restart with the new key) or `herald deliveries resume` is run",
+            metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)", DeliveryMetadataKey.reason: "\(reason)"])
+    }
+
+    private func workLoop(_ index: Int) async {
+        while !isStopping {
+            let generation = doorbell.generation
+            if isPaused {
+                await doorbell.wait(after: generation, timeout: configuration.pollInterval)
+                continue
+            }
+            let batch: [ClaimedDelivery]
+            do {
+                batch = try await store.claim(
+                    limit: configuration.batchSize, workerID: configuration.workerID, lease: configuration.lease)
+            } catch {
+                logger.error("claiming deliveries failed", metadata: [DeliveryMetadataKey.error: "\(error)"])
+                await doorbell.wait(after: generation, timeout: configuration.pollInterval)
+                continue
+            }
+            if !batch.isEmpty { await process(batch) }
+            if batch.count < configuration.batchSize {
+                await doorbell.wait(after: generation, timeout: configuration.pollInterval)
+            }
+        }
+    }
+
+    private func listen() async {
+        let listener: PostgresListener
+        do {
+            listener = try PostgresListener(configuration: store.client.configuration, logger: logger)
+        } catch {
+            logger.error(
+                "cannot listen for deliveries; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
+            return
+        }
+        defer { listener.shutdown() }
+        do {
+            try await listener.listen(on: Self.wakeChannel) { wakes in
+                try await listener.listen(on: Self.controlChannel) { commands in
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await _ in wakes { self.doorbell.ring() }
+                        }
+                        group.addTask {
+                            for await command in commands where command.payload == Self.resumeMessage {
+                                self.resume()
+                            }
+                        }
+                        // Both sequences end when the listener shuts down, at cancellation.
+                        await withTaskCancellationHandler {
+                            await group.next()
+                        } onCancel: {
+                            listener.shutdown()
+                        }
+                        group.cancelAll()
+                    }
+                }
+            }
+        } catch {
+            if !Task.isCancelled {
+                logger.error("LISTEN failed; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
+            }
+        }
+    }
+
+    private func rescueLoop() async {
+        while !Task.isCancelled {
+            do {
+                let rescued = try await store.rescueExpiredLeases(limit: configuration.batchSize * 4)
+                if rescued > 0 {
+                    logger.warning(
+                        "returned deliveries with expired leases to pending",
+                        metadata: [DeliveryMetadataKey.count: "\(rescued)"])
+                    doorbell.ring()
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.error("rescuing expired leases failed", metadata: [DeliveryMetadataKey.error: "\(error)"])
+                }
+            }
+            try? await Task.sleep(for: configuration.rescueInterval)
+        }
+    }
+
+    private func depthLoop() async {
+        while !Task.isCancelled {
+            if let depth = try? await store.outboxDepth() { metrics.setOutboxDepth(depth) }
+            try? await Task.sleep(for: configuration.depthInterval)
+        }
+    }
+}

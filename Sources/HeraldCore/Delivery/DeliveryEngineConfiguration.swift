@@ -1,0 +1,58 @@
+public import Foundation
+
+/// How the delivery engine claims, sends and retries. Defaults suit one `herald` process on a small
+/// machine; every field is documented with its default.
+public struct DeliveryEngineConfiguration: Sendable {
+    /// Names this engine in `deliveries.claimed_by`; unique per process. Default: host, pid and a random suffix.
+    public var workerID: String
+    /// The app's bundle id: the topic for devices registered without one. Required to send anything.
+    public var bundleID: String?
+    /// The signing key's id, named in pause logs. Default empty.
+    public var keyID: String
+    /// Claim loops running side by side. Default 4.
+    public var workers: Int
+    /// Deliveries claimed per batch. Default 500.
+    public var batchSize: Int
+    /// How long a claim is held before other workers may take it over. Must exceed the APNs request
+    /// timeout plus the time to record a batch. Default 2 minutes.
+    public var lease: Duration
+    /// How often idle workers look for due deliveries when no `NOTIFY` came (retries come due this way). Default 1 s.
+    public var pollInterval: Duration
+    /// How often expired leases are returned to `pending`. Default 10 s.
+    public var rescueInterval: Duration
+    /// How often the outbox depth is measured. Default 5 s.
+    public var depthInterval: Duration
+    /// On shutdown, how long sends in flight may take before they are cancelled and released. Default 10 s.
+    public var shutdownGracePeriod: Duration
+    /// Retry and attempt limits.
+    public var policy: DeliveryPolicy
+    /// The deactivation burst guard's thresholds.
+    public var burstGuard: BurstGuard
+
+    public init(
+        workerID: String = DeliveryEngineConfiguration.defaultWorkerID(), bundleID: String?, keyID: String = "",
+        workers: Int = 4, batchSize: Int = 500, lease: Duration = .seconds(120), pollInterval: Duration = .seconds(1),
+        rescueInterval: Duration = .seconds(10), depthInterval: Duration = .seconds(5),
+        shutdownGracePeriod: Duration = .seconds(10), policy: DeliveryPolicy = DeliveryPolicy(),
+        burstGuard: BurstGuard = BurstGuard()
+    ) {
+        self.workerID = String(workerID.prefix(200))
+        self.bundleID = bundleID
+        self.keyID = keyID
+        self.workers = max(1, workers)
+        self.batchSize = max(1, batchSize)
+        self.lease = lease
+        self.pollInterval = pollInterval
+        self.rescueInterval = rescueInterval
+        self.depthInterval = depthInterval
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.policy = policy
+        self.burstGuard = burstGuard
+    }
+
+    /// `host:pid:random`, so claims name the process that holds them.
+    public static func defaultWorkerID() -> String {
+        let random = UUID().uuidString.prefix(8).lowercased()
+        return "\(ProcessInfo.processInfo.hostName.prefix(100)):\(ProcessInfo.processInfo.processIdentifier):\(random)"
+    }
+}

@@ -1,0 +1,153 @@
+public import APNs
+public import Foundation
+
+/// Turns Apple's answer into a ``DeliveryOutcome``: one pure function, so every rule is tested
+/// without sockets and no caller decides alone.
+///
+/// Rules (issue 5, seed 004 Appendix B, Apple's retry advice):
+/// - `Unregistered`/`ExpiredToken`: deactivate when Apple's timestamp is later than the registration.
+/// - `BadDeviceToken`: retry once in the other environment; then deactivate.
+/// - `DeviceTokenNotForTopic`, `BadTopic`, `TopicDisallowed` and malformed requests: fail, keep the device.
+/// - Credential refusals (403 except the renewable `ExpiredProviderToken`): pause the key.
+/// - `413`: shorten the body and retry once.
+/// - 429, 5xx, unknown reasons, timeouts and connection loss: back off, up to ``maximumAttempts``,
+///   never past the notification's expiration.
+public struct DeliveryPolicy: Hashable, Sendable {
+    /// Attempts before a retryable failure becomes final. Default 8.
+    public var maximumAttempts: Int
+    /// The first retry's delay; each further retry doubles it. Default 1 s.
+    public var initialBackoff: Duration
+    /// The longest delay between attempts. Default 10 minutes.
+    public var maximumBackoff: Duration
+
+    public init(
+        maximumAttempts: Int = 8, initialBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(600)
+    ) {
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+    }
+
+    /// Whether `result` would deactivate the device if nothing held it back: what the burst guard counts.
+    public func wouldDeactivate(_ result: PushResult, facts: DeliveryFacts) -> Bool {
+        guard case .rejected(let rejection) = result else { return false }
+        switch rejection.reason {
+        case .unregistered, .expiredToken:
+            return (rejection.timestamp ?? .distantFuture) > facts.deviceRegisteredAt
+        case .badDeviceToken:
+            return facts.isEnvironmentRetry
+        default:
+            return false
+        }
+    }
+
+    /// The outcome of one attempt.
+    /// - Parameters:
+    ///   - result: Apple's answer, or why there was none.
+    ///   - facts: The claimed row's facts.
+    ///   - now: When the answer arrived.
+    ///   - burstGuardTripped: Whether too many recent answers would deactivate devices; then none is deactivated.
+    ///   - jitter: A number in 0..<1 spreading retries (pass a random one; tests pass fixed values).
+    public func outcome(
+        of result: PushResult, facts: DeliveryFacts, now: Date, burstGuardTripped: Bool, jitter: Double
+    ) -> DeliveryOutcome {
+        switch result {
+        case .accepted:
+            return .sent(correctedEnvironment: facts.isEnvironmentRetry ? facts.environment : nil)
+        case .failed(let failure):
+            switch failure {
+            case .cancelled, .shutDown:
+                return .release(reason: "not sent: \(failure)")
+            case .credentialsUnavailable:
+                return .pauseKey(reason: "ProviderTokenUnavailable")
+            case .timedOut, .connectionFailed, .protocolError:
+                return retry(reason: Self.reason(for: failure), facts: facts, now: now, jitter: jitter)
+            }
+        case .rejected(let rejection):
+            return outcome(of: rejection, facts: facts, now: now, burstGuardTripped: burstGuardTripped, jitter: jitter)
+        }
+    }
+
+    private func outcome(
+        of rejection: PushRejection, facts: DeliveryFacts, now: Date, burstGuardTripped: Bool, jitter: Double
+    ) -> DeliveryOutcome {
+        let reason = rejection.reason
+        switch reason {
+        case .unregistered, .expiredToken:
+            let appleTimestamp = rejection.timestamp ?? now
+            guard appleTimestamp > facts.deviceRegisteredAt else {
+                // The device registered again after Apple last saw the token: the answer is stale.
+                return .fail(reason: reason.name)
+            }
+            if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
+            return .deactivateDevice(
+                reason == .unregistered ? .unregistered : .expiredToken, appleTimestamp: appleTimestamp)
+        case .badDeviceToken:
+            guard facts.isEnvironmentRetry else {
+                return .retryInOtherEnvironment(facts.environment == .sandbox ? .production : .sandbox)
+            }
+            if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
+            return .deactivateDevice(.badDeviceToken, appleTimestamp: now)
+        case .payloadTooLarge:
+            return facts.wasShortened ? .fail(reason: reason.name) : .retryShortened
+        case .expiredProviderToken:
+            // The connection has already renewed the token; only this push needs sending again.
+            return retry(reason: reason.name, facts: facts, now: now, jitter: jitter)
+        default:
+            break
+        }
+        switch reason.consequence {
+        case .retryLater:
+            return retry(reason: reason.name, facts: facts, now: now, jitter: jitter)
+        case .fixConfiguration where Self.isCredentialRefusal(reason):
+            return .pauseKey(reason: reason.name)
+        case .fixConfiguration, .drop, .deactivateDevice:
+            return .fail(reason: reason.name)
+        }
+    }
+
+    /// Whether Apple refused the signing key or team rather than this push (403 except ExpiredProviderToken).
+    public static func isCredentialRefusal(_ reason: APNsReason) -> Bool {
+        reason.status == 403 && reason != .expiredProviderToken
+    }
+
+    /// Herald's reason text for an attempt that got no answer.
+    public static func reason(for failure: TransportFailure) -> String {
+        switch failure {
+        case .timedOut: "TimedOut"
+        case .cancelled: "Cancelled"
+        case .shutDown: "ShutDown"
+        case .connectionFailed: "ConnectionFailed"
+        case .credentialsUnavailable: "ProviderTokenUnavailable"
+        case .protocolError: "ConnectionLost"
+        }
+    }
+
+    /// The delay before attempt `attempt + 1`: `initialBackoff · 2^(attempt-1)`, capped, then scaled by
+    /// a jitter factor in 0.5..<1 so retries of one burst spread out.
+    public func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
+        let exponent = min(max(attempt - 1, 0), 30)
+        let base = min(initialBackoff * (1 << exponent), maximumBackoff)
+        return base * (0.5 + 0.5 * min(max(jitter, 0), 1))
+    }
+
+    private func retry(reason: String, facts: DeliveryFacts, now: Date, jitter: Double) -> DeliveryOutcome {
+        guard facts.attempt < maximumAttempts else { return .fail(reason: reason) }
+        let delay = backoff(afterAttempt: facts.attempt, jitter: jitter)
+        let at = now.addingTimeInterval(delay.seconds)
+        if let expiresAt = facts.expiresAt, at >= expiresAt { return .expire }
+        return .retry(at: at, reason: reason)
+    }
+
+    private func withheld(_ reason: APNsReason, facts: DeliveryFacts, now: Date, jitter: Double) -> DeliveryOutcome {
+        retry(reason: "\(reason.name) \(DeliveryMetrics.withheldSuffix)", facts: facts, now: now, jitter: jitter)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `TimeInterval`.
+    var seconds: TimeInterval {
+        let parts = components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+}

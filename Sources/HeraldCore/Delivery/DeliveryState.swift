@@ -1,0 +1,22 @@
+/// `deliveries.state`: where one (notification, device) pair is in the outbox.
+public enum DeliveryState: String, Sendable, CaseIterable {
+    case pending, sending, sent, failed
+    case tokenExpired = "token_expired"
+    case expired, canceled
+
+    /// Whether the delivery is over (the row has `finished_at`).
+    public var isFinal: Bool {
+        switch self {
+        case .pending, .sending: false
+        case .sent, .failed, .tokenExpired, .expired, .canceled: true
+        }
+    }
+}
+
+/// `push_notification_logs.status`: what one attempt came to.
+public enum DeliveryLogStatus: String, Sendable, CaseIterable {
+    case sent, failed
+    case tokenExpired = "token_expired"
+    case retrying, expired, canceled
+}
+

@@ -1,0 +1,193 @@
+import APNs
+import Foundation
+import Postgres
+
+extension DeliveryStore {
+    /// Writes a batch's results: delivery rows (one UPDATE over arrays) and one log row per attempt
+    /// (COPY) in one transaction, then device changes — deactivations (cancelling the device's pending
+    /// deliveries), environment corrections and `last_used_at` — locking devices in id order so
+    /// concurrent workers cannot deadlock.
+    ///
+    /// Only rows still held by `workerID` are updated: a row whose lease ran out may belong to another worker.
+    /// - Returns: The devices deactivated.
+    public func record(_ attempts: [DeliveryAttempt], workerID: String) async throws -> [DeactivatedDevice] {
+        guard !attempts.isEmpty else { return [] }
+        try await client.withTransaction { connection in
+            _ = try await connection.query(Self.recordStatement, Self.recordBindings(attempts, workerID: workerID))
+            _ = try await connection.copy(try Self.logRows(attempts), into: "push_notification_logs")
+        }
+        let deactivated = try await deactivateDevices(attempts)
+        try await markDevicesUsed(attempts)
+        return deactivated
+    }
+
+    private static func recordBindings(_ attempts: [DeliveryAttempt], workerID: String) -> PostgresBindings {
+        var ids: [UUID] = []
+        var states: [String] = []
+        var environments: [String] = []
+        var refunds: [Int] = []
+        var nextAttempts: [Date] = []
+        var statuses: [Int] = []
+        var reasons: [String] = []
+        for attempt in attempts {
+            let delivery = attempt.delivery
+            ids.append(delivery.id)
+            states.append(attempt.outcome.state.rawValue)
+            var environment = delivery.environment
+            var next = delivery.dueAt
+            switch attempt.outcome {
+            case .retryInOtherEnvironment(let other):
+                environment = other
+                next = attempt.finishedAt
+            case .retry(let at, _): next = at
+            case .retryShortened, .pauseKey, .release: next = attempt.finishedAt
+            default: break
+            }
+            environments.append(environment.rawValue)
+            refunds.append(attempt.outcome.refundsAttempt ? 1 : 0)
+            nextAttempts.append(next)
+            statuses.append(attempt.httpStatus ?? 0)
+            reasons.append(attempt.reason ?? "")
+        }
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        bindings.append(states)
+        bindings.append(environments)
+        bindings.append(refunds)
+        bindings.append(nextAttempts)
+        bindings.append(statuses)
+        bindings.append(reasons)
+        bindings.append(workerID)
+        return bindings
+    }
+
+    private static func logRows(_ attempts: [DeliveryAttempt]) throws -> PostgresCopyRows {
+        var rows = PostgresCopyRows(columns: logColumns, reservingCapacity: attempts.count * 512)
+        for attempt in attempts {
+            let delivery = attempt.delivery
+            try rows.appendRow { row in
+                row.append(delivery.userID)
+                row.append(delivery.deviceID)
+                row.append(delivery.notificationID)
+                row.append(delivery.id)
+                row.append(delivery.notificationType)
+                row.append(attempt.outcome.logStatus.rawValue)
+                row.append(attempt.feedbackID)
+                row.append(delivery.projectID)
+                row.append(attempt.payload)
+                row.append(attempt.errorMessage)
+                row.append(delivery.id)
+                row.append(delivery.environment.rawValue)
+                row.append(Int32(clamping: delivery.attempt - (attempt.outcome.refundsAttempt ? 1 : 0)))
+                row.append(attempt.httpStatus.map { Int32(clamping: $0) })
+                row.append(attempt.reason)
+                row.append(attempt.latency.map { $0 * 1000 })
+            }
+        }
+        return rows
+    }
+
+    private func deactivateDevices(_ attempts: [DeliveryAttempt]) async throws -> [DeactivatedDevice] {
+        var byDevice: [UUID: (reason: DeactivationReason, appleTimestamp: Date)] = [:]
+        for attempt in attempts {
+            if case .deactivateDevice(let reason, let timestamp) = attempt.outcome {
+                byDevice[attempt.delivery.deviceID] = (reason, timestamp)
+            }
+        }
+        guard !byDevice.isEmpty else { return [] }
+        let ids = byDevice.keys.sorted { $0.uuidString < $1.uuidString }
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        bindings.append(ids.map { byDevice[$0]!.reason.rawValue })
+        bindings.append(ids.map { byDevice[$0]!.appleTimestamp })
+        let rows = try await client.query(Self.deactivateStatement, bindings)
+        return try rows.decode((UUID, String, String).self).compactMap { id, user, reason in
+            DeactivationReason(rawValue: reason).map {
+                DeactivatedDevice(deviceID: id, userExternalID: user, reason: $0)
+            }
+        }
+    }
+
+    private func markDevicesUsed(_ attempts: [DeliveryAttempt]) async throws {
+        var byDevice: [UUID: String] = [:]
+        for attempt in attempts {
+            guard case .sent(let corrected) = attempt.outcome else { continue }
+            let environment = corrected?.rawValue ?? ""
+            if byDevice[attempt.delivery.deviceID, default: ""].isEmpty {
+                byDevice[attempt.delivery.deviceID] = environment
+            }
+        }
+        guard !byDevice.isEmpty else { return }
+        let ids = Array(byDevice.keys)
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        bindings.append(ids.map { byDevice[$0]! })
+        _ = try await client.query(Self.markUsedStatement, bindings)
+    }
+
+    static let logColumns = [
+        "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status", "feedback_id",
+        "project_id", "payload", "error_message", "apns_id", "environment", "attempt", "http_status", "apns_reason",
+        "latency_ms",
+    ]
+
+    static let recordStatement = PostgresPreparedStatement(
+        name: "herald_delivery_record",
+        sql: """
+            UPDATE deliveries AS d
+            SET state = r.state, environment = r.environment, attempts = d.attempts - r.refund::int4,
+                next_attempt_at = r.next_attempt_at, last_status = NULLIF(r.status, 0)::int4,
+                last_reason = NULLIF(r.reason, ''), claimed_by = NULL, lease_expires_at = NULL,
+                finished_at = CASE WHEN r.state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
+                    THEN now() END,
+                updated_at = now()
+            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[])
+                AS r(id, state, environment, refund, next_attempt_at, status, reason)
+            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
+            """)
+
+    /// Deactivates only when Apple's knowledge is newer than the last registration (checked again here,
+    /// under the row lock, against a registration that raced the answer), and cancels the device's
+    /// pending deliveries.
+    static let deactivateStatement = PostgresPreparedStatement(
+        name: "herald_delivery_deactivate",
+        sql: """
+            WITH locked AS (
+                SELECT id FROM device_tokens WHERE id = ANY ($1::uuid[]) ORDER BY id FOR UPDATE
+            ), deactivated AS (
+                UPDATE device_tokens AS t
+                SET is_active = FALSE, deactivated_at = now(), deactivation_reason = r.reason, updated_at = now()
+                FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS r(id, reason, apple_at)
+                WHERE t.id = r.id AND t.id IN (SELECT id FROM locked) AND t.is_active
+                    AND t.registered_at < r.apple_at
+                RETURNING t.id, t.user_id, t.deactivation_reason
+            ), canceled AS (
+                UPDATE deliveries AS d
+                SET state = 'canceled', finished_at = now(), updated_at = now(), last_reason = 'DeviceDeactivated'
+                WHERE d.device_token_id IN (SELECT id FROM deactivated) AND d.state = 'pending'
+            )
+            SELECT x.id, u.external_id, x.deactivation_reason FROM deactivated AS x JOIN users AS u ON u.id = x.user_id
+            """)
+
+    /// `last_used_at` is kept to the minute: a device written in the last minute is left alone, so a busy
+    /// device is not rewritten by every batch. Environment corrections are always written. Skips devices
+    /// another worker is updating right now: it is setting the same `last_used_at`.
+    static let markUsedStatement = PostgresPreparedStatement(
+        name: "herald_delivery_mark_used",
+        sql: """
+            WITH r AS (
+                SELECT * FROM unnest($1::uuid[], $2::text[]) AS r(id, environment)
+            ), locked AS (
+                SELECT t.id FROM device_tokens AS t JOIN r ON r.id = t.id
+                WHERE r.environment <> '' OR t.last_used_at IS NULL OR t.last_used_at < now() - interval '1 minute'
+                ORDER BY t.id
+                FOR UPDATE OF t SKIP LOCKED
+            )
+            UPDATE device_tokens AS t
+            SET last_used_at = now(),
+                environment = CASE WHEN r.environment = '' THEN t.environment ELSE r.environment END,
+                updated_at = CASE WHEN r.environment = '' THEN t.updated_at ELSE now() END
+            FROM r
+            WHERE t.id = r.id AND t.id IN (SELECT id FROM locked)
+            """)
+}

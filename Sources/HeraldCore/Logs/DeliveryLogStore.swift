@@ -1,0 +1,117 @@
+public import Foundation
+public import Postgres
+
+/// Reads and prunes `push_notification_logs`, and prunes finished deliveries.
+public struct DeliveryLogStore: Sendable {
+    public let client: PostgresClient
+
+    public init(client: PostgresClient) { self.client = client }
+
+    /// Rows matching `filter`, newest first, starting after `cursor`.
+    public func list(
+        _ filter: DeliveryLogFilter, limit: Int, before cursor: DeliveryLogCursor? = nil
+    ) async throws -> [DeliveryLogEntry] {
+        var bindings = PostgresBindings()
+        var conditions = conditions(for: filter, bindings: &bindings)
+        if let cursor {
+            bindings.append(cursor.createdAt)
+            bindings.append(cursor.id)
+            conditions.append("(l.created_at, l.id) < ($\(bindings.count - 1), $\(bindings.count))")
+        }
+        bindings.append(max(1, min(limit, 10_000)))
+        let sql =
+            Self.select + Self.whereClause(conditions)
+            + " ORDER BY l.created_at DESC, l.id DESC LIMIT $\(bindings.count)"
+        return try await entries(PostgresQuery(unsafeSQL: sql, bindings: bindings))
+    }
+
+    /// Rows matching `filter` created at or after `since`, oldest first: what `--follow` prints next.
+    public func listNew(_ filter: DeliveryLogFilter, since: Date, limit: Int) async throws -> [DeliveryLogEntry] {
+        var bindings = PostgresBindings()
+        var conditions = conditions(for: filter, bindings: &bindings)
+        bindings.append(since)
+        conditions.append("l.created_at >= $\(bindings.count)")
+        bindings.append(max(1, min(limit, 10_000)))
+        let sql = Self.select + Self.whereClause(conditions) + " ORDER BY l.created_at, l.id LIMIT $\(bindings.count)"
+        return try await entries(PostgresQuery(unsafeSQL: sql, bindings: bindings))
+    }
+
+    /// Deletes log rows created before `cutoff` and finished deliveries that ended before it, in chunks so
+    /// no statement holds locks for long.
+    /// - Returns: Rows deleted from each table.
+    public func prune(before cutoff: Date, chunk: Int = 10_000) async throws -> (logs: Int, deliveries: Int) {
+        var logs = 0
+        var deliveries = 0
+        while true {
+            let deleted = try await client.execute(
+                """
+                DELETE FROM push_notification_logs WHERE id = ANY (ARRAY(
+                    SELECT id FROM push_notification_logs WHERE created_at < \(cutoff) LIMIT \(chunk)))
+                """)
+            logs += deleted
+            if deleted < chunk { break }
+        }
+        while true {
+            let deleted = try await client.execute(
+                """
+                DELETE FROM deliveries WHERE id = ANY (ARRAY(
+                    SELECT id FROM deliveries
+                    WHERE state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled') AND finished_at < \(cutoff)
+                    LIMIT \(chunk)))
+                """)
+            deliveries += deleted
+            if deleted < chunk { break }
+        }
+        return (logs, deliveries)
+    }
+
+    private func conditions(for filter: DeliveryLogFilter, bindings: inout PostgresBindings) -> [String] {
+        var conditions: [String] = []
+        func add(_ column: String, _ value: some PostgresEncodable, comparison: String = "=") {
+            bindings.append(value)
+            conditions.append("\(column) \(comparison) $\(bindings.count)")
+        }
+        if let value = filter.userID { add("u.external_id", value) }
+        if let value = filter.deviceID { add("l.device_token_id", value) }
+        if let value = filter.projectID { add("p.external_id", value) }
+        if let value = filter.notificationID { add("l.notification_id", value) }
+        if let value = filter.type { add("l.notification_type", value) }
+        if let value = filter.status { add("l.status", value.rawValue) }
+        if let value = filter.reason { add("l.apns_reason", value) }
+        if let value = filter.since { add("l.created_at", value, comparison: ">=") }
+        if let value = filter.until { add("l.created_at", value, comparison: "<") }
+        return conditions
+    }
+
+    private static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    private func entries(_ query: PostgresQuery) async throws -> [DeliveryLogEntry] {
+        try await client.query(query).map { row in
+            DeliveryLogEntry(
+                id: try row.decode(column: 0, as: UUID.self), createdAt: try row.decode(column: 1, as: Date.self),
+                userID: try row.decode(column: 2, as: String.self), deviceID: try row.decode(column: 3, as: UUID?.self),
+                notificationID: try row.decode(column: 4, as: UUID.self),
+                deliveryID: try row.decode(column: 5, as: UUID.self), type: try row.decode(column: 6, as: String.self),
+                status: try row.decode(column: 7, as: String.self),
+                feedbackID: try row.decode(column: 8, as: String?.self),
+                projectID: try row.decode(column: 9, as: String?.self),
+                environment: try row.decode(column: 10, as: String.self),
+                attempt: try row.decode(column: 11, as: Int.self),
+                httpStatus: try row.decode(column: 12, as: Int?.self),
+                reason: try row.decode(column: 13, as: String?.self),
+                latencyMs: try row.decode(column: 14, as: Double?.self),
+                errorMessage: try row.decode(column: 15, as: String?.self))
+        }
+    }
+
+    private static let select = """
+        SELECT l.id, l.created_at, u.external_id, l.device_token_id, l.notification_id, l.delivery_id,
+            l.notification_type, l.status, l.feedback_id, p.external_id, l.environment, l.attempt, l.http_status,
+            l.apns_reason, l.latency_ms, l.error_message
+        FROM push_notification_logs AS l
+        JOIN users AS u ON u.id = l.user_id
+        LEFT JOIN projects AS p ON p.id = l.project_id
+        """
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import HeraldCore
+import Logging
+import Postgres
+
+/// `herald prune --older-than 30d`: deletes old delivery logs and finished deliveries.
+struct PruneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune", abstract: "Delete delivery logs and finished deliveries older than an age.")
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: ArgumentHelp("Age such as 30d, 12h or 90m (units d, h, m).", valueName: "age"))
+    var olderThan: String
+
+    func validate() throws {
+        guard Self.parseAge(olderThan) != nil else {
+            throw ValidationError("--older-than must be a whole number followed by d, h or m (e.g. 30d)")
+        }
+    }
+
+    func run() async throws {
+        let age = Self.parseAge(olderThan) ?? 0
+        let client = PostgresClient(
+            configuration: try database.configuration(), options: .init(maximumConnections: 1),
+            logger: Logger(label: "herald.prune"))
+        defer { client.shutdown() }
+        let (logs, deliveries) = try await DeliveryLogStore(client: client).prune(
+            before: Date().addingTimeInterval(-age))
+        Console.line("deleted \(logs) log rows and \(deliveries) finished deliveries older than \(olderThan)")
+    }
+
+    /// Seconds in `30d`, `12h` or `90m`; nil when malformed.
+    static func parseAge(_ text: String) -> TimeInterval? {
+        guard let unit = text.last, let count = Int(text.dropLast()), count > 0 else { return nil }
+        switch unit {
+        case "d": return TimeInterval(count) * 86_400
+        case "h": return TimeInterval(count) * 3_600
+        case "m": return TimeInterval(count) * 60
+        default: return nil
+        }
+    }
+}

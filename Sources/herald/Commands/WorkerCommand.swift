@@ -1,0 +1,52 @@
+import APNs
+import ArgumentParser
+import Foundation
+import HeraldCore
+import Logging
+import Postgres
+
+/// `herald worker`: runs only the delivery engine, for processes that deliver without serving the API.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Deliver pending notifications to APNs (the delivery engine without the HTTP API).",
+        discussion: """
+            Claims due deliveries from the database, sends them to APNs and records the results. Run any
+            number side by side against one database. SIGTERM or SIGINT stops claiming, finishes or releases
+            what is in flight, closes the APNs connections and exits 0.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var apns: APNsOptions
+    @OptionGroup var delivery: DeliveryOptions
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var logger = Logger(label: "herald.worker")
+        logger.logLevel = Logger.Level(rawValue: environment["LOG_LEVEL"]?.lowercased() ?? "") ?? .info
+        let settings = try APNsSettings.resolve(environment: environment, flags: apns.flags)
+        let configuration = try delivery.configuration(
+            bundleID: settings.bundleID, keyID: settings.keyID, environment: environment)
+        guard configuration.bundleID != nil else {
+            throw CommandFailure("no topic: set APNS_BUNDLE_ID or pass --apns-bundle-id")
+        }
+        let client = PostgresClient(
+            configuration: try database.configuration(environment: environment),
+            options: .init(maximumConnections: configuration.workers + 4), logger: logger)
+        defer { client.shutdown() }
+        let runtime = try DeliveryRuntime(
+            client: client, settings: settings, configuration: configuration, environment: environment,
+            logger: logger)
+        let signal = ShutdownSignal()
+        let (stopped, stop) = AsyncStream<Void>.makeStream()
+        let running = Task {
+            await runtime.run {
+                for await _ in stopped {}
+            }
+        }
+        await signal.wait()
+        logger.info("stopping: no new claims; finishing what is in flight")
+        stop.finish()
+        await running.value
+    }
+}

@@ -1,0 +1,129 @@
+import APNs
+import APNsMock
+import Foundation
+import HeraldCore
+import Logging
+import Postgres
+import Testing
+
+extension Networked {
+    /// Nothing is lost or sent twice: dead workers, concurrent engines, dropped connections, shutdown.
+    @Suite struct DeliveryEngineResilienceTests {
+        @Test func claimsOfADeadWorkerAreTakenOverWhenTheLeaseExpires() async throws {
+            let harness = try await EngineHarness.start()
+            let notification = try await harness.insertFanOut(count: 50, tokenPrefix: "d1")
+            // A worker claims everything, then dies without sending or recording.
+            let dead = try await DeliveryStore(client: harness.client).claim(
+                limit: 100, workerID: "dead-worker", lease: .seconds(1))
+            #expect(dead.count == 50)
+            #expect(try await harness.states(of: notification) == ["sending": 50])
+            let done = try await harness.run(harness.makeEngine()) {
+                try await harness.states(of: notification) == ["sent": 50]
+            }
+            #expect(done)
+            let attempts = try await harness.client.query(
+                "SELECT DISTINCT attempts FROM deliveries WHERE notification_id = \(notification)"
+            ).decode(Int.self)
+            #expect(attempts == [2])
+            let ids = harness.sandbox.recordedRequests.compactMap { $0.header("apns-id") }
+            #expect(Set(ids) == Set(dead.map { $0.id.uuidString.lowercased() }))
+            #expect(ids.count == 50)
+            try await harness.stop()
+        }
+
+        @Test func anEngineDroppedMidBatchLosesNothing() async throws {
+            let harness = try await EngineHarness.start()
+            let notification = try await harness.insertFanOut(count: 300, tokenPrefix: "d2")
+            harness.sandbox.setResponseDelay(.milliseconds(300))
+            var configuration = EngineHarness.configuration(workerID: "doomed")
+            configuration.lease = .seconds(2)
+            configuration.shutdownGracePeriod = .zero
+            let doomed = harness.makeEngine(configuration)
+            let runner = Task { await doomed.run() }
+            while doomed.metrics.snapshot().inFlight == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            // Cut the doomed engine off from the database mid-batch, as a crash would: its results are never recorded.
+            let doomedRows = try await harness.client.query(
+                "SELECT count(*) FROM deliveries WHERE claimed_by = 'doomed'"
+            ).scalar(Int.self)
+            #expect(doomedRows > 0)
+            try await harness.client.execute(
+                "UPDATE deliveries SET claimed_by = 'crashed' WHERE claimed_by = 'doomed'")
+            doomed.shutdownGracefully()
+            await runner.value
+            harness.sandbox.setResponseDelay(.zero)
+            let done = try await harness.run(harness.makeEngine()) {
+                try await harness.states(of: notification) == ["sent": 300]
+            }
+            #expect(done)
+            let ids = Set(harness.sandbox.recordedRequests.compactMap { $0.header("apns-id") })
+            #expect(ids.count == 300, "every delivery reached APNs; the resent ones reused their apns-id")
+            try await harness.stop()
+        }
+
+        @Test func twoEnginesDeliverTenThousandPushesWithoutDuplicates() async throws {
+            let harness = try await EngineHarness.start(connections: 2)
+            let notification = try await harness.insertFanOut(count: 10_000, tokenPrefix: "2e")
+            let secondClient = PostgresClient(
+                configuration: try PostgresConfiguration(harness.databaseURL), options: .init(maximumConnections: 8),
+                logger: Logger(label: "test.db2"))
+            let first = harness.makeEngine(EngineHarness.configuration(workerID: "engine-a"))
+            let second = harness.makeEngine(EngineHarness.configuration(workerID: "engine-b"), client: secondClient)
+            let secondRunner = Task { await second.run() }
+            let done = try await harness.run(first, timeout: .seconds(90)) {
+                try await harness.states(of: notification) == ["sent": 10_000]
+            }
+            second.shutdownGracefully()
+            await secondRunner.value
+            secondClient.shutdown()
+            #expect(done)
+            let ids = harness.sandbox.recordedRequests.compactMap { $0.header("apns-id") }
+            #expect(ids.count == 10_000)
+            #expect(Set(ids).count == 10_000)
+            #expect(first.metrics.snapshot().sent > 0)
+            #expect(second.metrics.snapshot().sent > 0)
+            #expect(first.metrics.snapshot().sent + second.metrics.snapshot().sent == 10_000)
+            let logs = try await harness.client.query(
+                "SELECT count(*) FROM push_notification_logs WHERE notification_id = \(notification)"
+            ).scalar(Int.self)
+            #expect(logs == 10_000)
+            try await harness.stop()
+        }
+
+        @Test func goAwayAndDroppedConnectionsLoseNothing() async throws {
+            let harness = try await EngineHarness.start()
+            let notification = try await harness.insertFanOut(count: 2_000, tokenPrefix: "60a")
+            harness.sandbox.injectGoAway(afterResponses: 300)
+            harness.sandbox.injectConnectionDrop(afterResponses: 900)
+            let done = try await harness.run(harness.makeEngine(), timeout: .seconds(60)) {
+                try await harness.states(of: notification) == ["sent": 2_000]
+            }
+            #expect(done)
+            #expect(harness.sandbox.connectionCount >= 3)
+            let ids = Set(harness.sandbox.recordedRequests.compactMap { $0.header("apns-id") })
+            #expect(ids.count == 2_000)
+            try await harness.stop()
+        }
+
+        @Test func gracefulShutdownFinishesOrReleasesWhatIsInFlight() async throws {
+            let harness = try await EngineHarness.start()
+            let notification = try await harness.insertFanOut(count: 400, tokenPrefix: "5d")
+            harness.sandbox.setResponseDelay(.seconds(3))
+            var configuration = EngineHarness.configuration()
+            configuration.shutdownGracePeriod = .milliseconds(500)
+            let engine = harness.makeEngine(configuration)
+            let runner = Task { await engine.run() }
+            while engine.metrics.snapshot().inFlight == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            runner.cancel()
+            await runner.value
+            let states = try await harness.states(of: notification)
+            #expect(states["sending"] == nil, "no claim is left held after shutdown")
+            #expect(states["pending", default: 0] > 0)
+            // Released rows kept their attempt budget.
+            let attempts = try await harness.client.query(
+                "SELECT max(attempts) FROM deliveries WHERE notification_id = \(notification) AND state = 'pending'"
+            ).scalar(Int.self)
+            #expect(attempts == 0)
+            try await harness.stop()
+        }
+    }
+}

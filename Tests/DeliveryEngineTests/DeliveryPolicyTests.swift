@@ -1,0 +1,227 @@
+import APNs
+import Foundation
+import HeraldCore
+import Testing
+
+/// Every outcome rule, decided without sockets or a database.
+@Suite struct DeliveryPolicyTests {
+    let policy = DeliveryPolicy(maximumAttempts: 3, initialBackoff: .seconds(1), maximumBackoff: .seconds(60))
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let registered = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func facts(
+        attempt: Int = 1, environment: APNsEnvironment = .sandbox, device: APNsEnvironment = .sandbox,
+        previous: String? = nil, expiresAt: Date? = nil
+    ) -> DeliveryFacts {
+        DeliveryFacts(
+            attempt: attempt, environment: environment, deviceEnvironment: device, deviceRegisteredAt: registered,
+            previousReason: previous, expiresAt: expiresAt)
+    }
+
+    func rejected(_ reason: APNsReason, timestamp: Date? = nil) -> PushResult {
+        .rejected(PushRejection(status: reason.status ?? 400, reason: reason, apnsID: nil, timestamp: timestamp))
+    }
+
+    func decide(_ result: PushResult, _ facts: DeliveryFacts, tripped: Bool = false) -> DeliveryOutcome {
+        policy.outcome(of: result, facts: facts, now: now, burstGuardTripped: tripped, jitter: 0.5)
+    }
+
+    @Test func acceptedIsSent() {
+        let result = PushResult.accepted(PushReceipt(apnsID: APNsID(), uniqueID: nil))
+        #expect(decide(result, facts()) == .sent(correctedEnvironment: nil))
+    }
+
+    @Test func acceptedInTheOtherEnvironmentCorrectsTheDevice() {
+        let result = PushResult.accepted(PushReceipt(apnsID: APNsID(), uniqueID: nil))
+        #expect(
+            decide(result, facts(environment: .production, device: .sandbox))
+                == .sent(correctedEnvironment: .production))
+    }
+
+    @Test(arguments: [APNsReason.unregistered, .expiredToken])
+    func deadTokenNewerThanRegistrationDeactivates(reason: APNsReason) {
+        let stamp = registered.addingTimeInterval(60)
+        let expected: DeactivationReason = reason == .unregistered ? .unregistered : .expiredToken
+        #expect(
+            decide(rejected(reason, timestamp: stamp), facts()) == .deactivateDevice(expected, appleTimestamp: stamp))
+    }
+
+    @Test func deadTokenOlderThanRegistrationKeepsTheDevice() {
+        let stamp = registered.addingTimeInterval(-60)
+        #expect(decide(rejected(.unregistered, timestamp: stamp), facts()) == .fail(reason: "Unregistered"))
+        #expect(!policy.wouldDeactivate(rejected(.unregistered, timestamp: stamp), facts: facts()))
+    }
+
+    @Test func badDeviceTokenRetriesOnceInTheOtherEnvironment() {
+        #expect(decide(rejected(.badDeviceToken), facts()) == .retryInOtherEnvironment(.production))
+        #expect(
+            decide(rejected(.badDeviceToken), facts(environment: .production, device: .production))
+                == .retryInOtherEnvironment(.sandbox))
+    }
+
+    @Test func badDeviceTokenInBothEnvironmentsDeactivates() {
+        #expect(
+            decide(rejected(.badDeviceToken), facts(environment: .production, device: .sandbox))
+                == .deactivateDevice(.badDeviceToken, appleTimestamp: now))
+    }
+
+    @Test func deviceTokenNotForTopicFailsAndKeepsTheDevice() {
+        #expect(decide(rejected(.deviceTokenNotForTopic), facts()) == .fail(reason: "DeviceTokenNotForTopic"))
+        #expect(!policy.wouldDeactivate(rejected(.deviceTokenNotForTopic), facts: facts()))
+    }
+
+    @Test func burstGuardWithholdsDeactivation() {
+        let outcome = decide(rejected(.unregistered, timestamp: now), facts(), tripped: true)
+        guard case .retry(let at, let reason) = outcome else {
+            Issue.record("expected a retry, got \(outcome)")
+            return
+        }
+        #expect(at > now)
+        #expect(reason.hasPrefix("Unregistered"))
+        let bad = decide(rejected(.badDeviceToken), facts(environment: .production, device: .sandbox), tripped: true)
+        #expect(bad.state == .pending)
+    }
+
+    @Test(arguments: [APNsReason.tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown])
+    func transientRejectionsBackOff(reason: APNsReason) {
+        #expect(
+            decide(rejected(reason), facts(attempt: 1)) == .retry(at: now.addingTimeInterval(0.75), reason: reason.name)
+        )
+        #expect(
+            decide(rejected(reason), facts(attempt: 2)) == .retry(at: now.addingTimeInterval(1.5), reason: reason.name))
+    }
+
+    @Test(arguments: [TransportFailure.timedOut, .connectionFailed("refused"), .protocolError("GOAWAY")])
+    func missingAnswersBackOff(failure: TransportFailure) {
+        let outcome = decide(.failed(failure), facts())
+        #expect(outcome.state == .pending)
+        #expect(outcome.logStatus == .retrying)
+    }
+
+    @Test func attemptLimitEndsRetries() {
+        #expect(decide(rejected(.serviceUnavailable), facts(attempt: 3)) == .fail(reason: "ServiceUnavailable"))
+    }
+
+    @Test func retriesNeverPassTheExpiration() {
+        let expiresAt = now.addingTimeInterval(0.5)
+        #expect(decide(rejected(.tooManyRequests), facts(expiresAt: expiresAt)) == .expire)
+    }
+
+    @Test func payloadTooLargeIsShortenedOnce() {
+        #expect(decide(rejected(.payloadTooLarge), facts()) == .retryShortened)
+        #expect(
+            decide(rejected(.payloadTooLarge), facts(attempt: 2, previous: "PayloadTooLarge"))
+                == .fail(reason: "PayloadTooLarge"))
+    }
+
+    @Test(arguments: [APNsReason.invalidProviderToken, .forbidden, .badCertificate, .unrelatedKeyIDInToken])
+    func credentialRefusalsPauseTheKey(reason: APNsReason) {
+        let outcome = decide(rejected(reason), facts())
+        #expect(outcome == .pauseKey(reason: reason.name))
+        #expect(outcome.refundsAttempt)
+    }
+
+    @Test func renewableProviderTokenIsRetried() {
+        #expect(decide(rejected(.expiredProviderToken), facts()).state == .pending)
+        #expect(
+            decide(.failed(.credentialsUnavailable("no key")), facts()) == .pauseKey(reason: "ProviderTokenUnavailable")
+        )
+    }
+
+    @Test func cancelledSendsAreReleased() {
+        let outcome = decide(.failed(.cancelled), facts())
+        #expect(outcome.refundsAttempt)
+        #expect(outcome.state == .pending)
+        #expect(decide(.failed(.shutDown), facts()).refundsAttempt)
+    }
+
+    @Test(arguments: [APNsReason.badCollapseID, .badPriority, .badTopic, .topicDisallowed, .unknown("Strange")])
+    func otherRejections(reason: APNsReason) {
+        let outcome = decide(rejected(reason), facts())
+        if case .unknown = reason {
+            #expect(outcome.state == .pending)
+        } else {
+            #expect(outcome == .fail(reason: reason.name))
+        }
+    }
+
+    @Test func backoffGrowsAndIsCapped() {
+        #expect(policy.backoff(afterAttempt: 1, jitter: 1) == .seconds(1))
+        #expect(policy.backoff(afterAttempt: 3, jitter: 1) == .seconds(4))
+        #expect(policy.backoff(afterAttempt: 20, jitter: 1) == .seconds(60))
+        #expect(policy.backoff(afterAttempt: 3, jitter: 0) == .seconds(2))
+    }
+}
+
+@Suite struct BurstGuardTests {
+    @Test func tripsAboveTheShareWithEnoughAnswers() {
+        var guardState = BurstGuard(window: 200, maximumShare: 0.2, minimumCount: 20)
+        for _ in 0..<100 { guardState.record(wouldDeactivate: false) }
+        for _ in 0..<19 { guardState.record(wouldDeactivate: true) }
+        #expect(!guardState.isTripped)
+        for _ in 0..<7 { guardState.record(wouldDeactivate: true) }
+        #expect(guardState.isTripped)
+    }
+
+    @Test func needsTheMinimumCount() {
+        var guardState = BurstGuard(window: 200, maximumShare: 0.2, minimumCount: 20)
+        for _ in 0..<19 { guardState.record(wouldDeactivate: true) }
+        #expect(!guardState.isTripped)
+        guardState.record(wouldDeactivate: true)
+        #expect(guardState.isTripped)
+    }
+
+    @Test func recoversAsGoodAnswersPushOldOnesOut() {
+        var guardState = BurstGuard(window: 50, maximumShare: 0.2, minimumCount: 5)
+        for _ in 0..<20 { guardState.record(wouldDeactivate: true) }
+        #expect(guardState.isTripped)
+        for _ in 0..<50 { guardState.record(wouldDeactivate: false) }
+        #expect(!guardState.isTripped)
+        #expect(guardState.deactivatingCount == 0)
+    }
+}
+
+@Suite struct NotificationContentTests {
+    let content = NotificationContent(
+        title: "New Feedback", body: "Dark mode", badge: 3, sound: "default", threadID: "p1", category: "FEEDBACK",
+        mutableContent: true, data: ["type": .string("new_feedback"), "feedbackId": .string("f-1")], priority: 5,
+        collapseID: "feedback-f-1")
+
+    @Test func appearanceShapesSoundAndBadge() throws {
+        let quiet = content.payload(for: PushAppearance(soundEnabled: false, badgeEnabled: false))
+        #expect(quiet.aps.sound == nil)
+        #expect(quiet.aps.badge == nil)
+        let loud = content.payload(for: PushAppearance())
+        #expect(loud.aps.sound == .default)
+        #expect(loud.aps.badge == 3)
+        #expect(loud.custom["feedbackId"] == .string("f-1"))
+        #expect(content.feedbackID == "f-1")
+    }
+
+    @Test func roundTripsAsJSON() throws {
+        let data = try JSONEncoder().encode(content)
+        #expect(try JSONDecoder().decode(NotificationContent.self, from: data) == content)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"threadId\""))
+        #expect(text.contains("\"collapseId\""))
+    }
+
+    @Test func templateCarriesHeadersAndFitsTheBody() throws {
+        var long = content
+        long.body = String(repeating: "é", count: 5_000)
+        let template = try long.template(for: PushAppearance(), expiresAt: nil)
+        #expect(template.payloadJSON.count <= 4096)
+        #expect(template.priority == .powerConsidered)
+        #expect(template.collapseID?.value == "feedback-f-1")
+        let shorter = try long.template(for: PushAppearance(), expiresAt: nil, payloadLimit: 2000)
+        #expect(shorter.payloadJSON.count <= 2000)
+    }
+
+    @Test func silentContentIsABackgroundPush() throws {
+        let silent = NotificationContent(contentAvailable: true)
+        #expect(silent.resolvedPushType == .background)
+        #expect(throws: NotificationContentError.unknownPushType("telepathy")) {
+            try NotificationContent(pushType: "telepathy").template(for: PushAppearance(), expiresAt: nil)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import APNs
+import APNsMock
+import Cryptography
+import Foundation
+import HeraldCore
+import Logging
+import Postgres
+import Testing
+
+extension Networked {
+    @Suite struct DeliveryWebhookTests {
+        @Test func webhookReceivesSignedDeactivations() async throws {
+            let harness = try await EngineHarness.start()
+            let listener = try await WebhookListener.start()
+            let secret = "webhook-secret-\(UUID())"
+            let webhook = DeliveryWebhook(
+                configuration: .init(url: listener.url, secret: secret, flushInterval: .milliseconds(100)),
+                logger: Logger(label: "test.webhook"))
+            let appleTime = Int64(Date().timeIntervalSince1970 * 1000)
+            harness.sandbox.script(
+                deviceTokenPrefix: "e1", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
+            harness.sandbox.script(
+                deviceTokenPrefix: "e2", .reject(status: 400, reason: "DeviceTokenNotForTopic", timestamp: nil))
+            let user = try await harness.insertUser("webhook-user")
+            let dead = try await harness.insertDevice(
+                user: user, token: EngineHarness.token("e1"), registeredAt: Date(timeIntervalSinceNow: -600))
+            let wrongTopic = try await harness.insertDevice(user: user, token: EngineHarness.token("e2"))
+            let notification = try await harness.insertNotification(NotificationContent(body: "Hello"))
+            _ = try await harness.insertDelivery(notification: notification, user: user, device: dead)
+            let failed = try await harness.insertDelivery(notification: notification, user: user, device: wrongTopic)
+
+            let engine = harness.makeEngine(webhook: webhook)
+            let done = try await harness.run(engine) {
+                let events = listener.requests.flatMap { request in
+                    (try? JSONDecoder.iso8601.decode(WebhookBatch.self, from: request.body).events) ?? []
+                }
+                return events.count >= 2
+            }
+            #expect(done)
+            var events: [WebhookEvent] = []
+            for request in listener.requests {
+                #expect(request.signature == DeliveryWebhook.signature(of: request.body, secret: secret))
+                let digest = HMACSHA256.authenticationCode(for: request.body, key: Data(secret.utf8))
+                #expect(request.signature == "sha256=" + digest.map { String(format: "%02x", $0) }.joined())
+                events += try JSONDecoder.iso8601.decode(WebhookBatch.self, from: request.body).events
+            }
+            let deactivation = try #require(events.first { $0.type == .deviceDeactivated })
+            #expect(deactivation.deviceId == dead)
+            #expect(deactivation.userId == "webhook-user")
+            #expect(deactivation.reason == "unregistered")
+            let failure = try #require(events.first { $0.type == .deliveryFailed })
+            #expect(failure.deliveryId == failed)
+            #expect(failure.reason == "DeviceTokenNotForTopic")
+            try await listener.stop()
+            try await harness.stop()
+        }
+
+        @Test func anUnreachableWebhookNeverHoldsUpDelivery() async throws {
+            let harness = try await EngineHarness.start()
+            let webhook = DeliveryWebhook(
+                configuration: .init(
+                    url: URL(string: "http://127.0.0.1:9/unreachable")!, secret: "s", flushInterval: .milliseconds(10),
+                    maximumAttempts: 10, initialBackoff: .seconds(5)),
+                logger: Logger(label: "test.webhook"))
+            let appleTime = Int64(Date().timeIntervalSince1970 * 1000)
+            harness.sandbox.script(
+                deviceTokenPrefix: "e3", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
+            let deadNotification = try await harness.insertFanOut(count: 5, tokenPrefix: "e3")
+            try await harness.client.execute("UPDATE device_tokens SET registered_at = now() - interval '1 hour'")
+            let liveNotification = try await harness.insertFanOut(count: 200, tokenPrefix: "e4")
+            let started = ContinuousClock.now
+            let done = try await harness.run(harness.makeEngine(webhook: webhook)) {
+                let dead = try await harness.states(of: deadNotification)
+                let live = try await harness.states(of: liveNotification)
+                return dead == ["token_expired": 5] && live == ["sent": 200]
+            }
+            #expect(done)
+            #expect(ContinuousClock.now - started < .seconds(10))
+            try await harness.stop()
+        }
+    }
+}
+
+extension JSONDecoder {
+    static var iso8601: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
