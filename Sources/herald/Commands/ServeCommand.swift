@@ -1,3 +1,4 @@
+import APNs
 import ArgumentParser
 import Cryptography
 import Foundation
@@ -6,19 +7,24 @@ import HeraldServer
 import Logging
 import Postgres
 
-/// `herald serve`: the HTTP API and the expansion loop, until SIGTERM or SIGINT.
+/// `herald serve`: the HTTP API, the expansion loop and (when APNs is configured) the delivery engine, until
+/// SIGTERM or SIGINT.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve Herald's HTTP API (and expand accepted notifications into deliveries).",
+        abstract: "Serve Herald's HTTP API, expand accepted notifications and deliver them to APNs.",
         discussion: """
             Settings come from flags, else the environment, else defaults: HERALD_HOST (127.0.0.1), HERALD_PORT \
             (8080), HERALD_MAX_BODY_BYTES (65536), HERALD_DATABASE_POOL_SIZE (16), HERALD_LOG_LEVEL (info), \
             HERALD_USER_JWT_SECRET (HS256 user tokens), HERALD_USER_JWT_PUBLIC_KEY (PEM file, ES256 user tokens), \
-            APNS_PRODUCTION (registrations default to production when true). SIGTERM or SIGINT stop it gracefully.
+            APNS_PRODUCTION (registrations default to production when true). With an APNs key configured \
+            (APNS_KEY_PATH or --apns-key-path) it also runs the delivery engine, as `herald worker` does; without \
+            one, deliveries wait for a worker. SIGTERM or SIGINT stop it gracefully.
             """)
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var apns: APNsOptions
+    @OptionGroup var delivery: DeliveryOptions
 
     @Option(help: "Address to listen on. Default: $HERALD_HOST, else 127.0.0.1.") var host: String?
     @Option(help: "Port to listen on (0: any free port). Default: $HERALD_PORT, else 8080.") var port: Int?
@@ -31,6 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Apply pending migrations before serving.") var migrate = false
     @Flag(inversion: .prefixedNo, help: "Expand accepted notifications in this process (default on).")
     var expand = true
+    @Flag(inversion: .prefixedNo, help: "Deliver to APNs in this process when a key is configured (default on).")
+    var deliver = true
 
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
@@ -58,7 +66,41 @@ struct ServeCommand: AsyncParsableCommand {
             expand
             ? ExpansionLoop(client: client, listenerConfiguration: postgres, logger: logger) : nil
         let services = HeraldServices(client: client, expansion: expansion)
-        try await HeraldApplication.serve(settings: settings, services: services, logger: logger)
+        let runtime = try deliveryRuntime(client: client, environment: environment, logger: logger)
+        let (served, serverStopped) = AsyncStream<Void>.makeStream()
+        let delivering = runtime.map { runtime in
+            Task { await runtime.run { for await _ in served {} } }
+        }
+        // The engine stops after the server: what was accepted until the last request still gets claimed.
+        do {
+            try await HeraldApplication.serve(settings: settings, services: services, logger: logger)
+        } catch {
+            serverStopped.finish()
+            await delivering?.value
+            throw error
+        }
+        serverStopped.finish()
+        await delivering?.value
+    }
+
+    /// The delivery engine and its APNs pools, or `nil` when delivering here is off or no APNs key is set.
+    private func deliveryRuntime(
+        client: PostgresClient, environment: [String: String], logger: Logger
+    ) throws -> DeliveryRuntime? {
+        guard deliver else { return nil }
+        guard apns.keyPath ?? environment["APNS_KEY_PATH"] != nil else {
+            logger.notice("no APNs key configured (APNS_KEY_PATH): deliveries wait for a `herald worker`")
+            return nil
+        }
+        let apnsSettings = try APNsSettings.resolve(environment: environment, flags: apns.flags)
+        let configuration = try delivery.configuration(
+            bundleID: apnsSettings.bundleID, keyID: apnsSettings.keyID, environment: environment)
+        guard configuration.bundleID != nil else {
+            throw CommandFailure("no topic: set APNS_BUNDLE_ID or pass --apns-bundle-id")
+        }
+        return try DeliveryRuntime(
+            client: client, settings: apnsSettings, configuration: configuration,
+            environment: environment, logger: logger)
     }
 
     private func serverSettings(_ environment: [String: String]) throws -> ServerSettings {

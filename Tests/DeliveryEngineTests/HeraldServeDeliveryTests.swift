@@ -1,0 +1,111 @@
+import APNs
+import APNsMock
+import Foundation
+import FoundationNetworking
+import Glibc
+import HeraldCore
+import Postgres
+import Testing
+
+extension Networked {
+    /// The whole path through the built binary: `herald serve` accepts over HTTP, expands, and its delivery engine
+    /// sends to apns-mock over TLS and HTTP/2.
+    @Suite struct HeraldServeDeliveryTests {
+        static func request(_ method: String, _ url: String, key: String, user: String? = nil, body: String? = nil)
+            async throws -> (Int, String)
+        {
+            var request = URLRequest(url: URL(string: url)!)
+            request.httpMethod = method
+            request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+            if let user { request.setValue(user, forHTTPHeaderField: "X-Herald-User") }
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
+
+        @Test func acceptedNotificationsReachTheMockAsTheRightPushes() async throws {
+            let harness = try await EngineHarness.start()
+            let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID()).p8").path
+            try harness.key.writePrivateKey(to: keyFile)
+            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            let environment = [
+                "DATABASE_URL": harness.databaseURL, "APNS_KEY_ID": harness.key.keyID,
+                "APNS_TEAM_ID": EngineHarness.teamID, "APNS_KEY_PATH": keyFile,
+                "APNS_BUNDLE_ID": EngineHarness.bundleID,
+                "HERALD_APNS_SANDBOX_URL": "https://127.0.0.1:\(harness.sandbox.port)",
+                "HERALD_APNS_PRODUCTION_URL": "https://127.0.0.1:\(harness.production.port)",
+                "HERALD_APNS_CA_FILE": harness.caFiles[0],
+            ]
+            let (keyStatus, keyOutput) = try await HeraldWorkerCommandTests.run(
+                ["keys", "create", "--name", "e2e", "--scope", "admin"], environment: environment)
+            #expect(keyStatus == 0, "\(keyOutput)")
+            let key = try #require(keyOutput.split(separator: "\n").first.map(String.init))
+
+            let server = try HeraldWorkerCommandTests.start(["serve", "--port", "0"], environment: environment)
+            defer { if server.process.isRunning { server.process.terminate() } }
+            var port: Int?
+            for _ in 0..<300 where port == nil {
+                if let range = server.output.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                    port = Int(server.output[range].split(separator: ":").last!)
+                } else {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            let base = "http://127.0.0.1:\(try #require(port, "\(server.output)"))/api/v1"
+
+            for (user, email) in [("owner", "owner@example.com"), ("member", "member@example.com")] {
+                let put = try await Self.request(
+                    "PUT", "\(base)/users/\(user)", key: key, body: #"{"email":"\#(email)","name":"\#(user)"}"#)
+                #expect(put.0 == 201, "\(put.1)")
+            }
+            let project = try await Self.request(
+                "PUT", "\(base)/projects/app", key: key, body: #"{"name":"App","ownerId":"owner"}"#)
+            #expect(project.0 == 201, "\(project.1)")
+            #expect(try await Self.request("PUT", "\(base)/projects/app/members/member", key: key).0 < 300)
+            let ownerToken = EngineHarness.token("e1", 1)
+            let memberToken = EngineHarness.token("e2", 2)
+            for (user, token) in [("owner", ownerToken), ("member", memberToken)] {
+                let registered = try await Self.request(
+                    "POST", "\(base)/devices/register", key: key, user: user,
+                    body: #"{"token":"\#(token)","platform":"iOS","environment":"sandbox"}"#)
+                #expect(registered.0 == 201, "\(registered.1)")
+            }
+
+            let direct = try await Self.request(
+                "POST", "\(base)/notifications", key: key,
+                body: #"{"userIds":["member"],"alert":{"title":"Hello","body":"From Herald"},"data":{"build":"42"}}"#)
+            #expect(direct.0 == 202, "\(direct.1)")
+            let event = try await Self.request(
+                "POST", "\(base)/events", key: key,
+                body:
+                    #"{"type":"new_feedback","projectId":"app","feedback":{"id":"f-1","title":"Dark mode"},"actorId":"owner"}"#
+            )
+            #expect(event.0 == 202, "\(event.1)")
+
+            let deadline = ContinuousClock.now + .seconds(30)
+            while harness.sandbox.recordedRequests.count < 2 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let pushes = harness.sandbox.recordedRequests
+            #expect(pushes.count == 2, "\(server.output)")
+            #expect(
+                pushes.allSatisfy { $0.deviceToken == memberToken }, "the actor gets nothing about their own action")
+            let bodies = pushes.map { String(decoding: $0.body, as: UTF8.self) }
+            #expect(bodies.contains { $0.contains(#""title":"Hello""#) && $0.contains(#""build":"42""#) })
+            #expect(bodies.contains { $0.contains(#""title":"New Feedback""#) && $0.contains(#""body":"Dark mode""#) })
+            for push in pushes {
+                let headers = Dictionary(push.headers.map { ($0.name, $0.value) }) { first, _ in first }
+                #expect(headers["apns-topic"] == EngineHarness.bundleID)
+                #expect(headers["apns-push-type"] == "alert")
+            }
+
+            kill(server.process.processIdentifier, SIGTERM)
+            #expect(await server.exited.value == 0, "\(server.output)")
+            #expect(!server.output.contains(memberToken), "no device token in the log")
+            try await harness.stop()
+        }
+    }
+}
