@@ -26,11 +26,15 @@ extension Networked {
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
         }
 
-        @Test func acceptedNotificationsReachTheMockAsTheRightPushes() async throws {
-            let harness = try await EngineHarness.start()
-            let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID()).p8").path
+        /// A running `herald serve` delivering to the harness's mocks, with an admin API key.
+        struct Gateway {
+            let server: HeraldWorkerCommandTests.Running
+            let base: String
+            let key: String
+        }
+
+        static func startGateway(_ harness: EngineHarness, keyFile: String) async throws -> Gateway {
             try harness.key.writePrivateKey(to: keyFile)
-            defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let environment = [
                 "DATABASE_URL": harness.databaseURL, "APNS_KEY_ID": harness.key.keyID,
                 "APNS_TEAM_ID": EngineHarness.teamID, "APNS_KEY_PATH": keyFile,
@@ -45,7 +49,6 @@ extension Networked {
             let key = try #require(keyOutput.split(separator: "\n").first.map(String.init))
 
             let server = try HeraldWorkerCommandTests.start(["serve", "--port", "0"], environment: environment)
-            defer { if server.process.isRunning { server.process.terminate() } }
             var port: Int?
             for _ in 0..<300 where port == nil {
                 if let range = server.output.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
@@ -54,7 +57,28 @@ extension Networked {
                     try await Task.sleep(for: .milliseconds(100))
                 }
             }
-            let base = "http://127.0.0.1:\(try #require(port, "\(server.output)"))/api/v1"
+            guard let port else {
+                server.process.terminate()
+                throw GatewayDidNotStart(output: server.output)
+            }
+            return Gateway(server: server, base: "http://127.0.0.1:\(port)/api/v1", key: key)
+        }
+
+        struct GatewayDidNotStart: Error {
+            let output: String
+        }
+
+        static func keyFile() -> String {
+            FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID()).p8").path
+        }
+
+        @Test func acceptedNotificationsReachTheMockAsTheRightPushes() async throws {
+            let harness = try await EngineHarness.start()
+            let keyFile = Self.keyFile()
+            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            let gateway = try await Self.startGateway(harness, keyFile: keyFile)
+            let (server, base, key) = (gateway.server, gateway.base, gateway.key)
+            defer { if server.process.isRunning { server.process.terminate() } }
 
             for (user, email) in [("owner", "owner@example.com"), ("member", "member@example.com")] {
                 let put = try await Self.request(
