@@ -21,6 +21,7 @@ public enum HeraldApplication {
         ).register(on: table)
         PreferenceRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
         NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        DeviceTestRoutes(services: services).register(on: table)
         ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
         let logs = DeliveryLogStore(client: services.client)
         LogRoutes(logs: logs).register(on: table)
