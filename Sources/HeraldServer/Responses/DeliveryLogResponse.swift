@@ -1,14 +1,14 @@
 import Foundation
 import HeraldCore
 
-/// One delivery-log row in the API's field names. It has no device token field by construction.
+/// One delivery-log row in the API's field names, ids in lowercase like every other answer. It has no device token field by construction.
 struct DeliveryLogItem: Encodable {
-    var id: UUID
+    var id: String
     var createdAt: Date
     var userId: String
-    var deviceId: UUID?
-    var notificationId: UUID
-    var deliveryId: UUID
+    var deviceId: String?
+    var notificationId: String
+    var deliveryId: String
     var type: String
     var status: String
     var feedbackId: String?
@@ -21,12 +21,12 @@ struct DeliveryLogItem: Encodable {
     var errorMessage: String?
 
     init(_ entry: DeliveryLogEntry) {
-        id = entry.id
+        id = entry.id.uuidString.lowercased()
         createdAt = entry.createdAt
         userId = entry.userID
-        deviceId = entry.deviceID
-        notificationId = entry.notificationID
-        deliveryId = entry.deliveryID
+        deviceId = entry.deviceID?.uuidString.lowercased()
+        notificationId = entry.notificationID.uuidString.lowercased()
+        deliveryId = entry.deliveryID.uuidString.lowercased()
         type = entry.type
         status = entry.status
         feedbackId = entry.feedbackID
