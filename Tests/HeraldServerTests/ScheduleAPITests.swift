@@ -74,9 +74,10 @@ import Testing
             #expect(stopped.json?["previousState"] == .string("expanded"))
             #expect(stopped.json?["canceledDeliveries"] == .integer(1))
             let states = try await harness.client.query(
-                "SELECT state FROM deliveries WHERE notification_id = \(UUID(uuidString: nowID)!)"
-            ).decode(String.self)
-            #expect(states == ["canceled"])
+                "SELECT state, last_reason FROM deliveries WHERE notification_id = \(UUID(uuidString: nowID)!)"
+            ).decode((String, String?).self)
+            #expect(states.map(\.0) == ["canceled"])
+            #expect(states.map(\.1) == ["NotificationCanceled"])
             let again = try await api.call(.delete, "/api/v1/notifications/\(nowID)", headers: send)
             #expect(again.status == .ok)
             #expect(again.json?["canceledDeliveries"] == .integer(0))

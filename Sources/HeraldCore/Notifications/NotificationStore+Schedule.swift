@@ -44,8 +44,9 @@ public enum ScheduleChangeError: Error, Sendable, Equatable {
 }
 
 extension NotificationStore {
-    /// Cancels what has not been sent: the notification, and its deliveries no worker has claimed. Pushes
-    /// already sent or in flight stay as they are.
+    /// Cancels what has not been sent: the notification, and its deliveries no worker has claimed (with the
+    /// engine's reason, `NotificationCanceled`). Pushes already sent, and claimed ones already on their way,
+    /// stay as they are.
     /// - Returns: `nil` when no notification has `id`.
     public func cancel(_ id: UUID) async throws -> NotificationCancellation? {
         try await client.withTransaction { connection in
@@ -61,7 +62,8 @@ extension NotificationStore {
                 """)
             let canceled = try await connection.execute(
                 """
-                UPDATE deliveries SET state = 'canceled', finished_at = now(), updated_at = now()
+                UPDATE deliveries
+                SET state = 'canceled', last_reason = 'NotificationCanceled', finished_at = now(), updated_at = now()
                 WHERE notification_id = \(id) AND state = 'pending'
                 """)
             return NotificationCancellation(previousState: state, canceledDeliveries: canceled)
