@@ -38,10 +38,3 @@ struct DeviceTestRoutes {
         return push
     }
 }
-
-extension HeraldRequestContext {
-    /// The id of the calling API key, `nil` for user tokens.
-    var apiKeyID: UUID? {
-        if case .apiKey(let key, _) = identity { key.id } else { nil }
-    }
-}
