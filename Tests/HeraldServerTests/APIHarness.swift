@@ -15,7 +15,7 @@ import Postgres
 struct APIHarness: Sendable {
     let client: PostgresClient
     let services: HeraldServices
-    let settings: ServerSettings
+    var settings: ServerSettings
     let hmacSecret: [UInt8]
     let signingKey: P256PrivateKey
     let keys: [APIKeyScope: String]

@@ -21,6 +21,13 @@ public enum HeraldApplication {
         ).register(on: table)
         PreferenceRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
         NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        DeviceTestRoutes(services: services).register(on: table)
+        ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        let logs = DeliveryLogStore(client: services.client)
+        LogRoutes(logs: logs).register(on: table)
+        NotificationDeliveryRoutes(logs: logs).register(on: table)
+        StatsRoutes(logs: logs).register(on: table)
+        MetricsRoutes(metrics: settings.deliveryMetrics).register(on: table)
         return (router, table)
     }
 

@@ -14,6 +14,8 @@ public struct ServerSettings: Sendable {
     public var defaultEnvironment = PushEnvironment.sandbox
     /// The OpenAPI document served at `/openapi.yaml`.
     public var openAPIDocument: String?
+    /// The delivery engine's metrics served at `/metrics`; `nil` when this process does not deliver.
+    public var deliveryMetrics: DeliveryMetrics?
 
     public init() {}
 }

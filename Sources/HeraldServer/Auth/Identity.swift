@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 
 /// Who is calling: a backend's API key (perhaps acting for one of its users) or a user's own token.
@@ -36,5 +37,12 @@ extension HeraldRequestContext {
             }
             return actingFor
         }
+    }
+}
+
+extension HeraldRequestContext {
+    /// The id of the calling API key, `nil` for user tokens.
+    var apiKeyID: UUID? {
+        if case .apiKey(let key, _) = identity { key.id } else { nil }
     }
 }

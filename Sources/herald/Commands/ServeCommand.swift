@@ -51,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuredLogger = Logger(label: "herald")
         configuredLogger.logLevel = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let logger = configuredLogger
-        let settings = try serverSettings(environment)
+        var settings = try serverSettings(environment)
         let postgres = try database.configuration()
         let poolSize = try databasePoolSize ?? integer(environment, "HERALD_DATABASE_POOL_SIZE") ?? 16
         let client = PostgresClient(
@@ -67,6 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
             ? ExpansionLoop(client: client, listenerConfiguration: postgres, logger: logger) : nil
         let services = HeraldServices(client: client, expansion: expansion)
         let runtime = try deliveryRuntime(client: client, environment: environment, logger: logger)
+        settings.deliveryMetrics = runtime?.engine.metrics
         let (served, serverStopped) = AsyncStream<Void>.makeStream()
         let delivering = runtime.map { runtime in
             Task { await runtime.run { for await _ in served {} } }

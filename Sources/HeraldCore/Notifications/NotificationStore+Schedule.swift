@@ -1,0 +1,127 @@
+public import Foundation
+import Postgres
+
+/// What `DELETE /notifications/{id}` did.
+public struct NotificationCancellation: Sendable, Equatable {
+    /// The state before: `scheduled` (nothing was expanded), `expanded` or `canceled` (a repeat).
+    public var previousState: String
+    /// Deliveries that had not been claimed and will now never be sent.
+    public var canceledDeliveries: Int
+}
+
+/// A change to a notification that has not been expanded yet.
+public struct ScheduleChange: Sendable, Equatable {
+    /// The replacement alert of every payload variant (title, subtitle, body).
+    public struct Alert: Sendable, Equatable {
+        public var title: String?
+        public var subtitle: String?
+        public var body: String?
+
+        public init(title: String?, subtitle: String?, body: String?) {
+            self.title = title
+            self.subtitle = subtitle
+            self.body = body
+        }
+    }
+
+    public var sendAt: Date?
+    public var alert: Alert?
+
+    public init(sendAt: Date? = nil, alert: Alert? = nil) {
+        self.sendAt = sendAt
+        self.alert = alert
+    }
+}
+
+/// Why a ``ScheduleChange`` was refused.
+public enum ScheduleChangeError: Error, Sendable, Equatable {
+    /// Only scheduled notifications change; this one is in `state`.
+    case notScheduled(state: String)
+    /// `sendAt` would not come before the notification's expiration.
+    case sendAtAfterExpiration
+    /// A payload with the new alert would exceed APNs' 4096 bytes.
+    case payloadTooLarge
+}
+
+extension NotificationStore {
+    /// Cancels what has not been sent: the notification, and its deliveries no worker has claimed (with the
+    /// engine's reason, `NotificationCanceled`). Pushes already sent, and claimed ones already on their way,
+    /// stay as they are.
+    /// - Returns: `nil` when no notification has `id`.
+    public func cancel(_ id: UUID) async throws -> NotificationCancellation? {
+        try await client.withTransaction { connection in
+            // Locking the row waits out an expansion in progress, so its deliveries are canceled too.
+            guard
+                let state = try await connection.query("SELECT state FROM notifications WHERE id = \(id) FOR UPDATE")
+                    .first?.decode(column: 0, as: String.self)
+            else { return nil }
+            try await connection.execute(
+                """
+                UPDATE notifications SET state = 'canceled', canceled_at = now(), updated_at = now()
+                WHERE id = \(id) AND state <> 'canceled'
+                """)
+            let canceled = try await connection.execute(
+                """
+                UPDATE deliveries
+                SET state = 'canceled', last_reason = 'NotificationCanceled', finished_at = now(), updated_at = now()
+                WHERE notification_id = \(id) AND state = 'pending'
+                """)
+            return NotificationCancellation(previousState: state, canceledDeliveries: canceled)
+        }
+    }
+
+    /// Changes the send time or alert of a notification that is still scheduled, and wakes expanders.
+    /// - Returns: `false` when no notification has `id`.
+    /// - Throws: ``ScheduleChangeError`` when the notification or the change does not allow it.
+    public func change(_ id: UUID, _ change: ScheduleChange) async throws -> Bool {
+        try await client.withTransaction { connection in
+            guard
+                let row = try await connection.query(
+                    "SELECT state, expires_at, content FROM notifications WHERE id = \(id) FOR UPDATE"
+                ).first
+            else { return false }
+            let (state, expiresAt, stored) = try row.decode((String, Date?, PostgresJSON).self)
+            guard state == "scheduled" else { throw ScheduleChangeError.notScheduled(state: state) }
+            if let sendAt = change.sendAt, let expiresAt, sendAt >= expiresAt {
+                throw ScheduleChangeError.sendAtAfterExpiration
+            }
+            var content = try stored.decode(JSONValue.self)
+            if let alert = change.alert { content = try Self.replacingAlert(in: content, with: alert) }
+            try await connection.execute(
+                """
+                UPDATE notifications
+                SET send_at = coalesce(\(change.sendAt), send_at), content = \(try PostgresJSON(encoding: content)),
+                    updated_at = now()
+                WHERE id = \(id)
+                """)
+            _ = try await connection.query(
+                "SELECT pg_notify(\(HeraldChannel.notifications), \(id.uuidString.lowercased()))")
+            return true
+        }
+    }
+
+    /// `content` with `aps.alert` of every payload variant replaced.
+    private static func replacingAlert(in content: JSONValue, with alert: ScheduleChange.Alert) throws -> JSONValue {
+        guard case .object(var document) = content, case .object(var payloads)? = document["payloads"] else {
+            return content
+        }
+        var fields: [String: JSONValue] = [:]
+        if let title = alert.title { fields["title"] = .string(title) }
+        if let subtitle = alert.subtitle { fields["subtitle"] = .string(subtitle) }
+        if let body = alert.body { fields["body"] = .string(body) }
+        for (variant, payload) in payloads {
+            guard case .object(var members) = payload else { continue }
+            var aps: [String: JSONValue] = [:]
+            if case .object(let existing)? = members["aps"] { aps = existing }
+            aps["alert"] = .object(fields)
+            members["aps"] = .object(aps)
+            let replaced = JSONValue.object(members)
+            guard let size = try? JSONEncoderCache.encode(replaced).count, size <= 4096 else {
+                throw ScheduleChangeError.payloadTooLarge
+            }
+            payloads[variant] = replaced
+        }
+        document["payloads"] = .object(payloads)
+        return .object(document)
+    }
+}

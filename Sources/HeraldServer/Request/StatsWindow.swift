@@ -1,0 +1,20 @@
+/// The `window` of `GET /api/v1/stats`: a whole number of minutes, hours or days (`15m`, `1h`, `7d`).
+enum StatsWindow {
+    static let maximum = Duration.seconds(90 * 86_400)
+
+    static func parse(_ text: String?) throws(APIError) -> Duration {
+        guard let text else { return .seconds(3_600) }
+        let unitSeconds: Int64? =
+            switch text.last {
+            case "m": 60
+            case "h": 3_600
+            case "d": 86_400
+            default: nil
+            }
+        guard let unitSeconds, let count = Int64(text.dropLast()), count > 0, count <= 90 * 86_400 / unitSeconds
+        else {
+            throw .validation("must be a whole number of m, h or d, at most 90d (e.g. 1h)", field: "window")
+        }
+        return .seconds(count * unitSeconds)
+    }
+}

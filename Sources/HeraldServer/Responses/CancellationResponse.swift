@@ -1,0 +1,15 @@
+import HeraldCore
+
+/// `DELETE /notifications/{id}`: what was stopped.
+struct CancellationResponse: Encodable {
+    var id: String
+    var state = "canceled"
+    var previousState: String
+    var canceledDeliveries: Int
+
+    init(id: String, _ cancellation: NotificationCancellation) {
+        self.id = id
+        previousState = cancellation.previousState
+        canceledDeliveries = cancellation.canceledDeliveries
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import HeraldCore
+
+/// `GET /notifications/{id}/deliveries`: each device's delivery and each skipped recipient with its reason.
+struct NotificationDeliveriesResponse: Encodable {
+    struct Delivery: Encodable {
+        var id: String
+        var userId: String
+        var deviceId: String
+        var environment: String
+        var state: String
+        var attempts: Int
+        var lastStatus: Int?
+        var lastReason: String?
+        var nextAttemptAt: Date
+        var updatedAt: Date
+        var finishedAt: Date?
+    }
+
+    struct Suppressed: Encodable {
+        var userId: String
+        var reason: String
+        var createdAt: Date
+    }
+
+    var notificationId: String
+    var state: String
+    var deliveries: [Delivery]
+    var suppressed: [Suppressed]
+
+    init(_ report: NotificationDeliveries) {
+        notificationId = report.notificationID.uuidString.lowercased()
+        state = report.state
+        deliveries = report.deliveries.map {
+            Delivery(
+                id: $0.id.uuidString.lowercased(), userId: $0.userID, deviceId: $0.deviceID.uuidString.lowercased(),
+                environment: $0.environment, state: $0.state, attempts: $0.attempts, lastStatus: $0.lastStatus,
+                lastReason: $0.lastReason, nextAttemptAt: $0.nextAttemptAt, updatedAt: $0.updatedAt,
+                finishedAt: $0.finishedAt)
+        }
+        suppressed = report.suppressions.map {
+            Suppressed(userId: $0.userID, reason: $0.reason, createdAt: $0.createdAt)
+        }
+    }
+}

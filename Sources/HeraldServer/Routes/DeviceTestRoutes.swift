@@ -1,0 +1,40 @@
+import Foundation
+import HeraldCore
+import Hummingbird
+
+/// Seed 002 FR-4: a user checks from the app's settings that pushes reach one of their devices.
+struct DeviceTestRoutes {
+    /// A test push that arrives later than this is no test of anything.
+    static let lifetime: TimeInterval = 300
+
+    let services: HeraldServices
+
+    func register(on table: RouteTable) {
+        table.on(.post, "/api/v1/devices/{deviceId}/test") { _, context in
+            let user = try context.requireUser()
+            let deviceID = try context.uuid("deviceId")
+            guard let device = try await services.devices.devices(of: user).first(where: { $0.id == deviceID }) else {
+                throw APIError.notFound("you have no device with this id", field: "deviceId")
+            }
+            guard device.isActive else {
+                throw APIError(.conflict, .conflict, "this device is no longer active", field: "deviceId")
+            }
+            let accepted = try await services.notifications.accept(
+                NotificationDraft(direct: Self.testPush(to: deviceID)), apiKeyID: context.apiKeyID)
+            await services.expansion?.wake()
+            return try JSONResponse.make(AcceptedResponse(id: accepted.id), status: .accepted)
+        }
+    }
+
+    /// A direct push to the device alone; the user asked for it, so their toggles do not hold it back.
+    static func testPush(to device: UUID) -> DirectNotification {
+        var push = DirectNotification()
+        push.deviceIDs = [device]
+        push.type = "test"
+        push.alert = .init(title: "Test Notification", subtitle: nil, body: "Your notifications are working.")
+        push.sound = "default"
+        push.respectPreferences = false
+        push.expiration = Date(timeIntervalSinceNow: lifetime)
+        return push
+    }
+}

@@ -1,0 +1,23 @@
+import HeraldCore
+import Hummingbird
+
+/// Seed §5.1: operators read the delivery log, filtered and paged newest first.
+struct LogRoutes {
+    let logs: DeliveryLogStore
+
+    func register(on table: RouteTable) {
+        table.on(.get, "/api/v1/logs") { request, context in
+            _ = try context.requireAPIKey([.admin, .read])
+            let query = try LogQuery.parse(request.uri.queryParameters)
+            // One row more than asked tells whether another page follows.
+            var entries = try await logs.list(query.filter, limit: query.limit + 1, before: query.cursor)
+            var nextCursor: String?
+            if entries.count > query.limit {
+                entries.removeLast(entries.count - query.limit)
+                nextCursor = entries.last.map { LogCursorText.make($0.cursor) }
+            }
+            return try JSONResponse.make(
+                DeliveryLogPage(items: entries.map(DeliveryLogItem.init), nextCursor: nextCursor))
+        }
+    }
+}

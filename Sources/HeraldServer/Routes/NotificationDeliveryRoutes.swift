@@ -1,0 +1,17 @@
+import HeraldCore
+import Hummingbird
+
+/// Where a notification went, device by device, and whom it skipped.
+struct NotificationDeliveryRoutes {
+    let logs: DeliveryLogStore
+
+    func register(on table: RouteTable) {
+        table.on(.get, "/api/v1/notifications/{notificationId}/deliveries") { _, context in
+            _ = try context.requireAPIKey([.admin, .send, .read])
+            guard let report = try await logs.deliveries(of: try context.uuid("notificationId")) else {
+                throw APIError.notFound("no notification has this id", field: "notificationId")
+            }
+            return try JSONResponse.make(NotificationDeliveriesResponse(report))
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HeraldCore
+import Hummingbird
+
+/// Seed 002 FR-3: a notification not yet sent can be canceled, and a scheduled one moved or reworded.
+struct ScheduleRoutes {
+    let services: HeraldServices
+    let maxBodySize: Int
+
+    func register(on table: RouteTable) {
+        table.on(.delete, "/api/v1/notifications/{notificationId}") { _, context in
+            _ = try context.requireAPIKey([.admin, .send])
+            let id = try context.uuid("notificationId")
+            guard let cancellation = try await services.notifications.cancel(id) else {
+                throw APIError.notFound("no notification has this id", field: "notificationId")
+            }
+            return try JSONResponse.make(CancellationResponse(id: id.uuidString.lowercased(), cancellation))
+        }
+        table.on(.patch, "/api/v1/notifications/{notificationId}") { request, context in
+            _ = try context.requireAPIKey([.admin, .send])
+            let id = try context.uuid("notificationId")
+            let change = try ScheduleChangeRequest.parse(
+                try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize)))
+            let found: Bool
+            do {
+                found = try await services.notifications.change(id, change)
+            } catch let error as ScheduleChangeError {
+                throw error.apiError
+            }
+            guard found else { throw APIError.notFound("no notification has this id", field: "notificationId") }
+            // A time moved earlier must not wait for the expander's previous wake-up.
+            await services.expansion?.wake()
+            guard let status = try await services.notifications.status(id) else {
+                throw APIError.notFound("no notification has this id", field: "notificationId")
+            }
+            return try JSONResponse.make(NotificationStatusResponse(status))
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import HeraldCore
+import Hummingbird
+
+/// Seed §3.2: how deliveries fared recently, per notification type.
+struct StatsRoutes {
+    let logs: DeliveryLogStore
+
+    func register(on table: RouteTable) {
+        table.on(.get, "/api/v1/stats") { request, context in
+            _ = try context.requireAPIKey([.admin, .read])
+            let parameters = request.uri.queryParameters
+            for (name, _) in parameters where name != "window" {
+                throw APIError.validation("is not a parameter of this route", field: String(name))
+            }
+            let text = parameters.get("window")
+            let window = try StatsWindow.parse(text)
+            let stats = try await logs.stats(window: window)
+            return try JSONResponse.make(StatsResponse(stats, window: text ?? "1h"))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import APNs
+import APNsMock
+import Foundation
+import FoundationNetworking
+import Glibc
+import HeraldCore
+import Postgres
+import Testing
+
+extension Networked {
+    /// A scheduled push through the built `herald serve`: rescheduled over HTTP, the server restarted before it
+    /// falls due, and it still reaches apns-mock within a second of its new time.
+    @Suite struct HeraldServeScheduleTests {
+        typealias Serve = HeraldServeDeliveryTests
+
+        @Test func aRescheduledPushSurvivesARestartAndArrivesOnTime() async throws {
+            let harness = try await EngineHarness.start()
+            let keyFile = Serve.keyFile()
+            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            let first = try await Serve.startGateway(harness, keyFile: keyFile)
+            defer { if first.server.process.isRunning { first.server.process.terminate() } }
+            let (base, key) = (first.base, first.key)
+
+            let put = try await Serve.request(
+                "PUT", "\(base)/users/sam", key: key, body: #"{"email":"sam@example.com","name":"Sam"}"#)
+            #expect(put.0 == 201, "\(put.1)")
+            let token = EngineHarness.token("5c", 1)
+            let registered = try await Serve.request(
+                "POST", "\(base)/devices/register", key: key, user: "sam",
+                body: #"{"token":"\#(token)","platform":"iOS","environment":"sandbox"}"#)
+            #expect(registered.0 == 201, "\(registered.1)")
+            let formatter = ISO8601DateFormatter()
+            let accepted = try await Serve.request(
+                "POST", "\(base)/notifications", key: key,
+                body: #"{"userIds":["sam"],"alert":{"body":"first"},"sendAt":"2099-01-01T00:00:00Z"}"#)
+            let id = try #require(
+                (try? JSONDecoder().decode(HeraldCore.JSONValue.self, from: Data(accepted.1.utf8)))?["id"]?.stringValue)
+            // Whole seconds, as the wire format carries them, far enough ahead to restart in between.
+            let sendAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 8).rounded(.up))
+            let moved = try await Serve.request(
+                "PATCH", "\(base)/notifications/\(id)", key: key,
+                body: #"{"sendAt":"\#(formatter.string(from: sendAt))","alert":{"body":"moved"}}"#)
+            #expect(moved.0 == 200, "\(moved.1)")
+
+            kill(first.server.process.processIdentifier, SIGTERM)
+            #expect(await first.server.exited.value == 0, "\(first.server.output)")
+            #expect(harness.sandbox.recordedRequests.isEmpty)
+            let second = try await Serve.startGateway(harness, keyFile: keyFile)
+            defer { if second.server.process.isRunning { second.server.process.terminate() } }
+            #expect(Date() < sendAt, "the restart took too long for this test to mean anything")
+
+            var arrival: Date?
+            let deadline = ContinuousClock.now + .seconds(20)
+            while arrival == nil && ContinuousClock.now < deadline {
+                if !harness.sandbox.recordedRequests.isEmpty {
+                    arrival = Date()
+                } else {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            let arrived = try #require(arrival, "\(second.server.output)")
+            #expect(arrived >= sendAt)
+            #expect(arrived.timeIntervalSince(sendAt) <= 1, "\(arrived.timeIntervalSince(sendAt)) s late")
+            let pushes = harness.sandbox.recordedRequests
+            #expect(pushes.count == 1)
+            #expect(pushes.first.map { String(decoding: $0.body, as: UTF8.self).contains(#""body":"moved""#) } == true)
+
+            kill(second.server.process.processIdentifier, SIGTERM)
+            #expect(await second.server.exited.value == 0, "\(second.server.output)")
+            try await harness.stop()
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import HeraldCore
+import HeraldServer
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct NotificationDeliveriesAPITests {
+    @Test func showsEachDeviceAndWhyOthersGotNothing() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await DeviceAPITests.setUp(api, users: ["alice", "bob"])
+            let token = DeviceAPITests.hexToken()
+            let registered = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(token)","platform":"iOS"}"#)
+            let device = try #require(registered.json?["id"]?.stringValue)
+            let send = harness.bearer(harness.keys[.send]!)
+            let accepted = try await api.call(
+                .post, "/api/v1/notifications", headers: send,
+                json: #"{"userIds":["alice","bob"],"alert":{"body":"hello"}}"#)
+            let id = try #require(accepted.json?["id"]?.stringValue)
+            _ = try await harness.waitForExpansion(id)
+            try await harness.client.execute(
+                """
+                UPDATE deliveries SET state = 'failed', attempts = 2, last_status = 400,
+                    last_reason = 'DeviceTokenNotForTopic', finished_at = now()
+                WHERE notification_id = \(UUID(uuidString: id)!)
+                """)
+
+            let answer = try await api.call(
+                .get, "/api/v1/notifications/\(id)/deliveries", headers: harness.bearer(harness.keys[.read]!))
+            #expect(answer.status == .ok)
+            #expect(answer.json?["state"] == .string("expanded"))
+            guard case .array(let deliveries)? = answer.json?["deliveries"],
+                case .array(let suppressed)? = answer.json?["suppressed"]
+            else {
+                Issue.record("no lists in \(answer.text)")
+                return
+            }
+            #expect(deliveries.count == 1)
+            #expect(deliveries.first?["deviceId"] == .string(device))
+            #expect(deliveries.first?["userId"] == .string("alice"))
+            #expect(deliveries.first?["state"] == .string("failed"))
+            #expect(deliveries.first?["attempts"] == .integer(2))
+            #expect(deliveries.first?["lastReason"] == .string("DeviceTokenNotForTopic"))
+            #expect(suppressed.count == 1)
+            #expect(suppressed.first?["userId"] == .string("bob"))
+            #expect(suppressed.first?["reason"] == .string("no_active_device"))
+            #expect(!answer.text.lowercased().contains(token.lowercased()))
+
+            let missing = try await api.call(.get, "/api/v1/notifications/\(UUID())/deliveries", headers: send)
+            #expect(missing.status == .notFound)
+            let bad = try await api.call(.get, "/api/v1/notifications/nope/deliveries", headers: send)
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.field == "notificationId")
+            let user = try await api.call(
+                .get, "/api/v1/notifications/\(id)/deliveries", headers: try harness.user("alice"))
+            #expect(user.status == .forbidden)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import HeraldCore
+import HeraldServer
+import Postgres
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct StatsAPITests {
+    /// Deliveries of two types: `release` has 6 sent, 2 failed and 2 dead tokens ten minutes ago, one sent two
+    /// hours ago and one still pending; `digest` has 4 sent ten minutes ago.
+    static func seed(_ api: API) async throws {
+        try await DeviceAPITests.setUp(api, users: ["alice"])
+        let registered = try await api.call(
+            .post, "/api/v1/devices/register", headers: try api.harness.user("alice"),
+            json: #"{"token":"\#(DeviceAPITests.hexToken())","platform":"iOS"}"#)
+        #expect(registered.status == .created)
+        try await api.harness.client.execute(
+            """
+            WITH spec AS MATERIALIZED (
+                SELECT gen_random_uuid() AS id, v.type, v.state, v.ago
+                FROM (
+                    SELECT 'release', 'sent', 10 FROM generate_series(1, 6)
+                    UNION ALL SELECT 'release', 'failed', 10 FROM generate_series(1, 2)
+                    UNION ALL SELECT 'release', 'token_expired', 10 FROM generate_series(1, 2)
+                    UNION ALL SELECT 'release', 'sent', 120
+                    UNION ALL SELECT 'release', 'pending', 0
+                    UNION ALL SELECT 'digest', 'sent', 10 FROM generate_series(1, 4)
+                ) AS v (type, state, ago)
+            ),
+            n AS (
+                INSERT INTO notifications (id, kind, type, content, targets, state, expanded_at)
+                SELECT id, 'direct', type, '{}', '{}', 'expanded', now() FROM spec
+            )
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, state, attempts, finished_at)
+            SELECT s.id, u.id, t.id, 'sandbox', s.state, 1,
+                CASE WHEN s.state <> 'pending' THEN now() - make_interval(mins => s.ago) END
+            FROM spec AS s
+            CROSS JOIN (SELECT id FROM users WHERE external_id = 'alice') AS u
+            CROSS JOIN (SELECT id FROM device_tokens LIMIT 1) AS t
+            """)
+    }
+
+    static func type(_ answer: API.Answer, _ name: String) -> JSONValue? {
+        guard case .array(let types)? = answer.json?["types"] else { return nil }
+        return types.first { $0["type"] == .string(name) }
+    }
+
+    static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .integer(let number)?: Double(number)
+        case .number(let number)?: number
+        default: nil
+        }
+    }
+
+    @Test func ratesCountOnlyDeliveriesFinishedInTheWindow() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await Self.seed(api)
+            let read = harness.bearer(harness.keys[.read]!)
+            let hour = try await api.call(.get, "/api/v1/stats?window=1h", headers: read)
+            #expect(hour.status == .ok)
+            let release = Self.type(hour, "release")
+            #expect(release?["finished"] == .integer(10))
+            #expect(release?["byState"]?["sent"] == .integer(6))
+            #expect(Self.number(release?["successRate"]) == 0.6)
+            #expect(Self.number(release?["failureRate"]) == 0.2)
+            #expect(Self.number(release?["tokenExpiredRate"]) == 0.2)
+            let digest = Self.type(hour, "digest")
+            #expect(digest?["finished"] == .integer(4))
+            #expect(Self.number(digest?["successRate"]) == 1)
+            #expect(Self.number(digest?["failureRate"]) == 0)
+
+            let longer = try await api.call(.get, "/api/v1/stats?window=180m", headers: harness.admin())
+            #expect(Self.type(longer, "release")?["finished"] == .integer(11))
+            let byDefault = try await api.call(.get, "/api/v1/stats", headers: read)
+            #expect(Self.type(byDefault, "release")?["finished"] == .integer(10))
+            let short = try await api.call(.get, "/api/v1/stats?window=5m", headers: read)
+            #expect(short.json?["types"] == .array([]))
+        }
+    }
+
+    @Test(arguments: ["1w", "h", "0h", "-1h", "1.5h", "91d", "1H"])
+    func badWindowsAreNamed(window: String) async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let answer = try await api.call(.get, "/api/v1/stats?window=\(window)", headers: harness.admin())
+            #expect(answer.status == .unprocessableContent)
+            #expect(answer.field == "window")
+            let send = try await api.call(.get, "/api/v1/stats", headers: harness.bearer(harness.keys[.send]!))
+            #expect(send.status == .forbidden)
+        }
+    }
+}
