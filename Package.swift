@@ -87,7 +87,7 @@ let foundationTargets: [Target] = [
     ),
     .testTarget(
         name: "HeraldCoreTests",
-        dependencies: ["HeraldCore", "LocalServices", "Postgres"],
+        dependencies: ["APNs", "HeraldCore", "LocalServices", "Postgres"],
         swiftSettings: strictSettings
     ),
     .testTarget(
@@ -255,6 +255,7 @@ let gatewayTargets: [Target] =
         .target(
             name: "HeraldServer",
             dependencies: [
+                "APNs",
                 "Cryptography",
                 "HeraldCore",
                 "Postgres",
@@ -267,6 +268,7 @@ let gatewayTargets: [Target] =
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
+                "APNs",
                 "Cryptography",
                 "HeraldCore",
                 "HeraldServer",

@@ -1,3 +1,4 @@
+import APNs
 import Crypto
 import Cryptography
 import Foundation

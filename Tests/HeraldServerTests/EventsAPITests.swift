@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -86,9 +87,9 @@ import Testing
             let payload = try await world.payload(result.id)
             #expect(
                 payload["aps"]?["alert"] == .object(["title": .string("New Feedback"), "body": .string("Dark mode")]))
-            #expect(payload["aps"]?["badge"] == .integer(1))
+            #expect(payload["aps"]?["badge"] == .int(1))
             #expect(payload["aps"]?["sound"] == .string("default"))
-            #expect(payload["aps"]?["mutable-content"] == .integer(1))
+            #expect(payload["aps"]?["mutable-content"] == .int(1))
             #expect(payload["actionUrl"] == .string("feedbackkit://feedback/f-1"))
             #expect(payload["projectId"] == .string("p"))
             #expect(payload["type"] == .string("new_feedback"))
@@ -121,7 +122,7 @@ import Testing
             #expect(Set(result.deliveries.keys) == world.expected("sub"))
             let payload = try await world.payload(result.id)
             #expect(payload["aps"]?["alert"]?["body"] == .string("Dark mode now has 5 votes"))
-            #expect(payload["aps"]?["badge"] == .integer(5))
+            #expect(payload["aps"]?["badge"] == .int(5))
             // The submitter voting on their own feedback hears nothing.
             let own = try await world.send(
                 #"{"type":"new_vote","projectId":"p","actorId":"sub","voteCount":1,"feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
@@ -150,7 +151,7 @@ import Testing
             let submitter = try await world.payload(result.id)
             #expect(submitter["aps"]?["alert"]?["body"] == .string("Dark mode is now In Progress"))
             #expect(submitter["aps"]?["alert"]?["title"] == .string("Status Updated"))
-            #expect(submitter["aps"]?["badge"] == .integer(3))
+            #expect(submitter["aps"]?["badge"] == .int(3))
             let voter = try await world.payload(result.id, variant: "voter")
             #expect(voter["aps"]?["alert"]?["body"] == .string("Feedback you voted on: In Progress"))
             // Turning the override off silences the voter, with the reason recorded.
@@ -194,8 +195,8 @@ import Testing
                 .get, "/api/v1/notifications/\(id)", headers: harness.bearer(harness.keys[.read]!))
             #expect(status.status == .ok)
             #expect(status.json?["state"] == .string("expanded"))
-            #expect(status.json?["deliveries"]?["total"] == .integer(world.expected("owner", "alice", "voter").count))
-            #expect(status.json?["suppressed"]?["byReason"]?["muted"] == .integer(1))
+            #expect(status.json?["deliveries"]?["total"] == .int(world.expected("owner", "alice", "voter").count))
+            #expect(status.json?["suppressed"]?["byReason"]?["muted"] == .int(1))
         }
     }
 

@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -42,7 +43,7 @@ import Testing
             #expect(deliveries.first?["deviceId"] == .string(device))
             #expect(deliveries.first?["userId"] == .string("alice"))
             #expect(deliveries.first?["state"] == .string("failed"))
-            #expect(deliveries.first?["attempts"] == .integer(2))
+            #expect(deliveries.first?["attempts"] == .int(2))
             #expect(deliveries.first?["lastReason"] == .string("DeviceTokenNotForTopic"))
             #expect(suppressed.count == 1)
             #expect(suppressed.first?["userId"] == .string("bob"))

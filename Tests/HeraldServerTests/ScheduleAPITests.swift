@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -61,7 +62,7 @@ import Testing
             let canceled = try await api.call(.delete, "/api/v1/notifications/\(later)", headers: send)
             #expect(canceled.status == .ok)
             #expect(canceled.json?["previousState"] == .string("scheduled"))
-            #expect(canceled.json?["canceledDeliveries"] == .integer(0))
+            #expect(canceled.json?["canceledDeliveries"] == .int(0))
             let status = try await api.call(.get, "/api/v1/notifications/\(later)", headers: send)
             #expect(status.json?["state"] == .string("canceled"))
             #expect(try await harness.count("deliveries") == 0)
@@ -72,7 +73,7 @@ import Testing
             _ = try await harness.waitForExpansion(nowID)
             let stopped = try await api.call(.delete, "/api/v1/notifications/\(nowID)", headers: harness.admin())
             #expect(stopped.json?["previousState"] == .string("expanded"))
-            #expect(stopped.json?["canceledDeliveries"] == .integer(1))
+            #expect(stopped.json?["canceledDeliveries"] == .int(1))
             let states = try await harness.client.query(
                 "SELECT state, last_reason FROM deliveries WHERE notification_id = \(UUID(uuidString: nowID)!)"
             ).decode((String, String?).self)
@@ -80,7 +81,7 @@ import Testing
             #expect(states.map(\.1) == ["NotificationCanceled"])
             let again = try await api.call(.delete, "/api/v1/notifications/\(nowID)", headers: send)
             #expect(again.status == .ok)
-            #expect(again.json?["canceledDeliveries"] == .integer(0))
+            #expect(again.json?["canceledDeliveries"] == .int(0))
 
             let missing = try await api.call(.delete, "/api/v1/notifications/\(UUID())", headers: send)
             #expect(missing.status == .notFound)

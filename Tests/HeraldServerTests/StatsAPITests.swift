@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -47,8 +48,8 @@ import Testing
 
     static func number(_ value: JSONValue?) -> Double? {
         switch value {
-        case .integer(let number)?: Double(number)
-        case .number(let number)?: number
+        case .int(let number)?: Double(number)
+        case .double(let number)?: number
         default: nil
         }
     }
@@ -61,20 +62,20 @@ import Testing
             let hour = try await api.call(.get, "/api/v1/stats?window=1h", headers: read)
             #expect(hour.status == .ok)
             let release = Self.type(hour, "release")
-            #expect(release?["finished"] == .integer(10))
-            #expect(release?["byState"]?["sent"] == .integer(6))
+            #expect(release?["finished"] == .int(10))
+            #expect(release?["byState"]?["sent"] == .int(6))
             #expect(Self.number(release?["successRate"]) == 0.6)
             #expect(Self.number(release?["failureRate"]) == 0.2)
             #expect(Self.number(release?["tokenExpiredRate"]) == 0.2)
             let digest = Self.type(hour, "digest")
-            #expect(digest?["finished"] == .integer(4))
+            #expect(digest?["finished"] == .int(4))
             #expect(Self.number(digest?["successRate"]) == 1)
             #expect(Self.number(digest?["failureRate"]) == 0)
 
             let longer = try await api.call(.get, "/api/v1/stats?window=180m", headers: harness.admin())
-            #expect(Self.type(longer, "release")?["finished"] == .integer(11))
+            #expect(Self.type(longer, "release")?["finished"] == .int(11))
             let byDefault = try await api.call(.get, "/api/v1/stats", headers: read)
-            #expect(Self.type(byDefault, "release")?["finished"] == .integer(10))
+            #expect(Self.type(byDefault, "release")?["finished"] == .int(10))
             let short = try await api.call(.get, "/api/v1/stats?window=5m", headers: read)
             #expect(short.json?["types"] == .array([]))
         }

@@ -1,3 +1,5 @@
+public import APNs
+
 /// The APNs payload of an event (seed §9.3) with its deep link (seed §9.1).
 public enum EventPayload {
     /// `feedbackkit://feedback/{id}`, or `…/comments` for comments.
@@ -19,9 +21,9 @@ public enum EventPayload {
         var root: [String: JSONValue] = [
             "aps": .object([
                 "alert": .object(["title": .string(text.title), "body": .string(text.body)]),
-                "badge": .integer(badge(for: event)),
+                "badge": .int(badge(for: event)),
                 "sound": .string("default"),
-                "mutable-content": .integer(1),
+                "mutable-content": .int(1),
             ]),
             "type": .string(event.type.rawValue),
             "feedbackId": .string(event.feedback.id),
@@ -32,7 +34,7 @@ public enum EventPayload {
         case .newComment:
             if let comment = event.commentID { root["commentId"] = .string(comment) }
         case .newVote:
-            if let count = event.voteCount { root["voteCount"] = .integer(count) }
+            if let count = event.voteCount { root["voteCount"] = .int(count) }
         case .statusChange:
             if let new = event.newStatus { root["newStatus"] = .string(new.rawValue) }
             if variant == .default, let old = event.oldStatus { root["oldStatus"] = .string(old.rawValue) }

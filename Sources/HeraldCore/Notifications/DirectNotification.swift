@@ -1,3 +1,4 @@
+public import APNs
 public import Foundation
 
 /// A push the backend composed itself (`POST /notifications`), sent to users, devices and/or a project's audience.
@@ -93,12 +94,12 @@ public struct DirectNotification: Sendable, Equatable {
             if let body = alert.body { fields["body"] = .string(body) }
             aps["alert"] = .object(fields)
         }
-        if let badge { aps["badge"] = .integer(badge) }
+        if let badge { aps["badge"] = .int(badge) }
         if let sound { aps["sound"] = .string(sound) }
         if let threadID { aps["thread-id"] = .string(threadID) }
         if let category { aps["category"] = .string(category) }
-        if contentAvailable { aps["content-available"] = .integer(1) }
-        if mutableContent { aps["mutable-content"] = .integer(1) }
+        if contentAvailable { aps["content-available"] = .int(1) }
+        if mutableContent { aps["mutable-content"] = .int(1) }
         var root = data
         root["aps"] = .object(aps)
         return .object(root)

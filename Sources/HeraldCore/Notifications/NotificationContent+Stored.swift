@@ -23,9 +23,9 @@ extension NotificationContent {
     private init(payload: JSONValue, options: JSONValue) {
         let aps = payload["aps"]
         let alert = aps?["alert"]
-        var custom: [String: APNs.JSONValue] = [:]
+        var custom: [String: JSONValue] = [:]
         if case .object(let members) = payload {
-            for (key, value) in members where key != "aps" { custom[key] = value.apnsValue }
+            for (key, value) in members where key != "aps" { custom[key] = value }
         }
         self.init(
             title: alert?["title"]?.stringValue, subtitle: alert?["subtitle"]?.stringValue,
@@ -36,24 +36,5 @@ extension NotificationContent {
             mutableContent: aps?["mutable-content"]?.intValue.map { $0 == 1 },
             data: custom.isEmpty ? nil : custom, pushType: options["pushType"]?.stringValue,
             priority: options["priority"]?.intValue, collapseID: options["collapseId"]?.stringValue)
-    }
-}
-
-extension JSONValue {
-    fileprivate var intValue: Int? {
-        if case .integer(let value) = self { value } else { nil }
-    }
-
-    /// The same value in the APNs payload model.
-    fileprivate var apnsValue: APNs.JSONValue {
-        switch self {
-        case .null: .null
-        case .bool(let value): .bool(value)
-        case .integer(let value): .int(value)
-        case .number(let value): .double(value)
-        case .string(let value): .string(value)
-        case .array(let values): .array(values.map(\.apnsValue))
-        case .object(let members): .object(members.mapValues(\.apnsValue))
-        }
     }
 }

@@ -25,7 +25,7 @@ public struct NotificationContent: Codable, Hashable, Sendable {
     /// `aps.mutable-content`: let the app's service extension change the notification.
     public var mutableContent: Bool?
     /// App-defined keys beside `aps` (`type`, `feedbackId`, `actionUrl`, …).
-    public var data: [String: APNs.JSONValue]?
+    public var data: [String: JSONValue]?
     /// `apns-push-type` (`alert`, `background`, `voip`, …); default `alert`, or `background` for a push
     /// with `contentAvailable` and no alert text.
     public var pushType: String?
@@ -40,7 +40,7 @@ public struct NotificationContent: Codable, Hashable, Sendable {
     public init(
         title: String? = nil, subtitle: String? = nil, body: String? = nil, badge: Int? = nil, sound: String? = nil,
         threadID: String? = nil, category: String? = nil, contentAvailable: Bool? = nil,
-        mutableContent: Bool? = nil, data: [String: APNs.JSONValue]? = nil, pushType: String? = nil,
+        mutableContent: Bool? = nil, data: [String: JSONValue]? = nil, pushType: String? = nil,
         priority: Int? = nil, collapseID: String? = nil, expiration: Int? = nil
     ) {
         self.title = title

@@ -1,3 +1,4 @@
+public import APNs
 public import Foundation
 
 /// A notification ready to be stored: what to send (`content`) and to whom (`targets`), as the outbox keeps them.
@@ -29,12 +30,12 @@ public struct NotificationDraft: Sendable, Equatable {
         var facts: [String: JSONValue] = [
             "feedbackId": .string(event.feedback.id), "feedbackTitle": .string(event.feedback.title),
         ]
-        if let count = event.voteCount { facts["voteCount"] = .integer(count) }
+        if let count = event.voteCount { facts["voteCount"] = .int(count) }
         if let old = event.oldStatus { facts["oldStatus"] = .string(old.rawValue) }
         if let new = event.newStatus { facts["newStatus"] = .string(new.rawValue) }
         if let comment = event.commentID { facts["commentId"] = .string(comment) }
         content = .object([
-            "payloads": .object(payloads), "pushType": .string("alert"), "priority": .integer(10),
+            "payloads": .object(payloads), "pushType": .string("alert"), "priority": .int(10),
             "event": .object(facts),
         ])
         var targets: [String: JSONValue] = [:]
@@ -52,7 +53,7 @@ public struct NotificationDraft: Sendable, Equatable {
         project = direct.project
         var content: [String: JSONValue] = [
             "payloads": .object([PayloadVariant.default.rawValue: direct.payload]),
-            "pushType": .string(direct.resolvedPushType), "priority": .integer(direct.resolvedPriority),
+            "pushType": .string(direct.resolvedPushType), "priority": .int(direct.resolvedPriority),
         ]
         if let collapse = direct.collapseID { content["collapseId"] = .string(collapse) }
         self.content = .object(content)

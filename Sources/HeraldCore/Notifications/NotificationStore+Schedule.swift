@@ -1,3 +1,4 @@
+import APNs
 public import Foundation
 import Postgres
 

@@ -1,3 +1,4 @@
+import APNs
 import Foundation
 import HeraldCore
 
@@ -70,7 +71,7 @@ struct JSONObject {
 
     func integer(_ key: String) throws(APIError) -> Int? {
         guard let value = present(key) else { return nil }
-        guard case .integer(let int) = value else { throw mismatch(key, "an integer") }
+        guard case .int(let int) = value else { throw mismatch(key, "an integer") }
         return int
     }
 
