@@ -11,18 +11,7 @@ public final class P256PrivateKey: @unchecked Sendable {
     /// Loads the key from PEM text: PKCS#8 (Apple's `.p8` form) or SEC 1 (OpenSSL's EC key form).
     /// - Throws: ``KeyError`` when the text is not a key, not an EC key, or not on P-256.
     public init(pem: String) throws(KeyError) {
-        let bio = try PEMBIO(pem)
-        guard let key = PEM_read_bio_PrivateKey(bio.pointer, nil, nil, nil) else {
-            _ = OpenSSLError.drainQueue()
-            throw .notPEM
-        }
-        do {
-            try requireP256(key)
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
-        self.key = key
+        key = try readP256Key(pem: pem) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }
     }
 
     /// Loads the key from a `.p8` file.

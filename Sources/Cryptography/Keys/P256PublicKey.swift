@@ -8,18 +8,7 @@ public final class P256PublicKey: @unchecked Sendable {
     /// Loads the key from `-----BEGIN PUBLIC KEY-----` PEM text.
     /// - Throws: ``KeyError`` when the text is not a public key, not EC, or not on P-256.
     public init(pem: String) throws(KeyError) {
-        let bio = try PEMBIO(pem)
-        guard let key = PEM_read_bio_PUBKEY(bio.pointer, nil, nil, nil) else {
-            _ = OpenSSLError.drainQueue()
-            throw .notPEM
-        }
-        do {
-            try requireP256(key)
-        } catch {
-            EVP_PKEY_free(key)
-            throw error
-        }
-        self.key = key
+        key = try readP256Key(pem: pem) { PEM_read_bio_PUBKEY($0, nil, nil, nil) }
     }
 
     /// Loads the key from a PEM file.

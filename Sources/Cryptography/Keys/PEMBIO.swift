@@ -25,6 +25,23 @@ final class PEMBIO {
 }
 
 /// Reads a whole PEM file, mapping absence to ``KeyError/missingFile(path:)``.
+/// Reads a key from `pem` with `read` and checks that it is an EC key on P-256.
+/// - Returns: the key, owned by the caller (free it with `EVP_PKEY_free`).
+func readP256Key(pem: String, _ read: (OpaquePointer) -> OpaquePointer?) throws(KeyError) -> OpaquePointer {
+    let bio = try PEMBIO(pem)
+    guard let key = read(bio.pointer) else {
+        _ = OpenSSLError.drainQueue()
+        throw .notPEM
+    }
+    do {
+        try requireP256(key)
+    } catch {
+        EVP_PKEY_free(key)
+        throw error
+    }
+    return key
+}
+
 func readPEMFile(_ path: String) throws(KeyError) -> String {
     guard let data = FileManager.default.contents(atPath: path) else { throw .missingFile(path: path) }
     return String(decoding: data, as: UTF8.self)
