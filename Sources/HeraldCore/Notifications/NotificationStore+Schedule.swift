@@ -12,18 +12,8 @@ public struct NotificationCancellation: Sendable, Equatable {
 
 /// A change to a notification that has not been expanded yet.
 public struct ScheduleChange: Sendable, Equatable {
-    /// The replacement alert of every payload variant (title, subtitle, body).
-    public struct Alert: Sendable, Equatable {
-        public var title: String?
-        public var subtitle: String?
-        public var body: String?
-
-        public init(title: String?, subtitle: String?, body: String?) {
-            self.title = title
-            self.subtitle = subtitle
-            self.body = body
-        }
-    }
+    /// The replacement alert of every payload variant: the same title, subtitle and body a direct send takes.
+    public typealias Alert = DirectNotification.Alert
 
     public var sendAt: Date?
     public var alert: Alert?
