@@ -27,13 +27,17 @@ public struct APNsMockConfiguration: Sendable {
     public var limitsTokenUpdates: Bool
     /// The mock's clock for token ages; inject one in tests.
     public var now: @Sendable () -> Date
+    /// Called with each answered request once its response is written, whether or not requests are recorded:
+    /// lets `herald dev` show pushes as they arrive without keeping them all in memory.
+    public var onRequest: (@Sendable (MockRecordedRequest) -> Void)?
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, teamID: String, keys: [String: String],
         bundleIDs: Set<String> = [], applicationProtocols: [String] = ["h2"], initialMaxConcurrentStreams: Int = 1,
         raisedMaxConcurrentStreams: Int = 1000, serverNames: [String] = ["localhost", "127.0.0.1"],
         recordsRequests: Bool = true, limitsTokenUpdates: Bool = true,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        onRequest: (@Sendable (MockRecordedRequest) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -47,5 +51,6 @@ public struct APNsMockConfiguration: Sendable {
         self.recordsRequests = recordsRequests
         self.limitsTokenUpdates = limitsTokenUpdates
         self.now = now
+        self.onRequest = onRequest
     }
 }

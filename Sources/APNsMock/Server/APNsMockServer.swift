@@ -34,7 +34,7 @@ public final class APNsMockServer: Sendable {
                     try P256.Signing.PublicKey(pemRepresentation: pem)
                 }
         }
-        state = MockState(recordsRequests: configuration.recordsRequests)
+        state = MockState(recordsRequests: configuration.recordsRequests, onRequest: configuration.onRequest)
         validator = MockRequestValidator(
             bundleIDs: configuration.bundleIDs,
             tokens: MockTokenVerifier(

@@ -24,8 +24,15 @@ final class MockState: Sendable {
 
     private let storage = Mutex(Storage())
     let recordsRequests: Bool
+    private let onRequest: (@Sendable (MockRecordedRequest) -> Void)?
 
-    init(recordsRequests: Bool) { self.recordsRequests = recordsRequests }
+    init(recordsRequests: Bool, onRequest: (@Sendable (MockRecordedRequest) -> Void)? = nil) {
+        self.recordsRequests = recordsRequests
+        self.onRequest = onRequest
+    }
+
+    /// Whether requests are captured in full, to keep them or to hand them to the observer.
+    var capturesRequests: Bool { recordsRequests || onRequest != nil }
 
     func nextConnectionID() -> Int {
         storage.withLock {
@@ -60,8 +67,9 @@ final class MockState: Sendable {
 
     /// Counts a response (and records its request); one-shot faults fire on the response that reaches them.
     func responded(_ record: MockRecordedRequest?) -> Trigger {
-        storage.withLock { storage in
-            if let record { storage.records.append(record) }
+        if let record { onRequest?(record) }
+        return storage.withLock { storage in
+            if recordsRequests, let record { storage.records.append(record) }
             storage.responses += 1
             if let limit = storage.faults.goAwayAfterResponses, storage.responses >= limit {
                 storage.faults.goAwayAfterResponses = nil

@@ -37,7 +37,7 @@ final class MockStreamHandler: ChannelInboundHandler {
         case .data(let data):
             if case .byteBuffer(let buffer) = data.data {
                 head.bodyCount += buffer.readableBytes
-                if state.recordsRequests { body += buffer.readableBytesView }
+                if state.capturesRequests { body += buffer.readableBytesView }
             }
             if data.endStream { respond(context: context) }
         default:
@@ -93,7 +93,7 @@ final class MockStreamHandler: ChannelInboundHandler {
         }
         context.flush()
         let record =
-            state.recordsRequests
+            state.capturesRequests
             ? MockRecordedRequest(
                 connectionID: connection.id, streamID: Int(streamID), method: head.method, path: head.path,
                 headers: head.headers, neverIndexedHeaders: neverIndexed, body: body,
