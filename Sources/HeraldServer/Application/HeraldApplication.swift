@@ -49,17 +49,6 @@ public enum HeraldApplication {
     }
 }
 
-extension HeraldApplication {
-    /// Serves until SIGTERM or SIGINT, then stops accepting connections, finishes requests in flight and stops the
-    /// expansion loop.
-    public static func serve(settings: ServerSettings, services: HeraldServices, logger: Logger) async throws {
-        let app = make(settings: settings, services: services, logger: logger) { port in
-            logger.notice("Herald is serving on \(settings.host):\(port)")
-        }
-        try await app.runService()
-    }
-}
-
 /// Runs the expansion loop until graceful shutdown.
 struct ExpansionService: Service {
     let loop: ExpansionLoop

@@ -47,11 +47,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let shutdown = ShutdownSignal()
         let environment = ProcessInfo.processInfo.environment
         var configuredLogger = Logger(label: "herald")
         configuredLogger.logLevel = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let logger = configuredLogger
-        var settings = try serverSettings(environment)
+        let settings = try serverSettings(environment)
         let postgres = try database.configuration()
         let poolSize = try databasePoolSize ?? integer(environment, "HERALD_DATABASE_POOL_SIZE") ?? 16
         let client = PostgresClient(
@@ -62,26 +63,12 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.info("applied migration \(event.version) \(event.name)")
             }
         }
-        let expansion =
-            expand
-            ? ExpansionLoop(client: client, listenerConfiguration: postgres, logger: logger) : nil
-        let services = HeraldServices(client: client, expansion: expansion)
-        let runtime = try deliveryRuntime(client: client, environment: environment, logger: logger)
-        settings.deliveryMetrics = runtime?.engine.metrics
-        let (served, serverStopped) = AsyncStream<Void>.makeStream()
-        let delivering = runtime.map { runtime in
-            Task { await runtime.run { for await _ in served {} } }
+        let gateway = Gateway(
+            client: client, listener: expand ? postgres : nil, settings: settings,
+            delivery: try deliveryRuntime(client: client, environment: environment, logger: logger), logger: logger)
+        try await gateway.run(until: { await shutdown.wait() }) { port in
+            logger.notice("Herald is serving on \(settings.host):\(port)")
         }
-        // The engine stops after the server: what was accepted until the last request still gets claimed.
-        do {
-            try await HeraldApplication.serve(settings: settings, services: services, logger: logger)
-        } catch {
-            serverStopped.finish()
-            await delivering?.value
-            throw error
-        }
-        serverStopped.finish()
-        await delivering?.value
     }
 
     /// The delivery engine and its APNs pools, or `nil` when delivering here is off or no APNs key is set.

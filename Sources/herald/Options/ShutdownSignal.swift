@@ -2,7 +2,9 @@ import Dispatch
 import Glibc
 
 /// Waits for SIGINT or SIGTERM, which then no longer end the process at once, so it can stop cleanly.
-final class ShutdownSignal {
+///
+/// Unchecked `Sendable`: nothing changes after `init`, and the sources are only kept alive.
+final class ShutdownSignal: @unchecked Sendable {
     private let stream: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 

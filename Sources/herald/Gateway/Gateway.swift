@@ -1,0 +1,61 @@
+import HeraldCore
+import HeraldServer
+import Logging
+import Postgres
+import ServiceLifecycle
+
+/// Herald's gateway in one process: the HTTP API, the expansion loop and, when given, the delivery engine.
+/// `herald serve` and `herald dev` both run it, so they start and stop the same way.
+struct Gateway {
+    private let settings: ServerSettings
+    private let services: HeraldServices
+    private let delivery: DeliveryRuntime?
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - listener: Where the expansion loop listens for new notifications; `nil` leaves expansion to another
+    ///     process.
+    ///   - delivery: The delivery engine to run beside the API; `nil` leaves delivery to a `herald worker`.
+    init(
+        client: PostgresClient, listener: PostgresConfiguration?, settings: ServerSettings,
+        delivery: DeliveryRuntime?, logger: Logger
+    ) {
+        var settings = settings
+        settings.deliveryMetrics = delivery?.engine.metrics
+        self.settings = settings
+        services = HeraldServices(
+            client: client,
+            expansion: listener.map { ExpansionLoop(client: client, listenerConfiguration: $0, logger: logger) })
+        self.delivery = delivery
+        self.logger = logger
+    }
+
+    /// Serves until `stop` returns, then stops in order: the HTTP server (finishing requests in flight) with the
+    /// expansion loop, then the engine, so what was accepted until the last request still gets claimed.
+    /// - Parameter onServing: Called with the bound port once the server listens.
+    func run(
+        until stop: @escaping @Sendable () async -> Void, onServing: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        let application = HeraldApplication.make(
+            settings: settings, services: services, logger: logger, onServerRunning: onServing)
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let (served, serverStopped) = AsyncStream<Void>.makeStream()
+        let delivering = delivery.map { runtime in
+            Task { await runtime.run { for await _ in served {} } }
+        }
+        let stopper = Task {
+            await stop()
+            await group.triggerGracefulShutdown()
+        }
+        defer { stopper.cancel() }
+        do {
+            try await group.run()
+        } catch {
+            serverStopped.finish()
+            await delivering?.value
+            throw error
+        }
+        serverStopped.finish()
+        await delivering?.value
+    }
+}
