@@ -65,6 +65,7 @@ let foundationTargets: [Target] = [
         name: "herald",
         dependencies: [
             "APNs",
+            "APNsMock",
             "HeraldCore",
             "HeraldServer",
             "LocalServices",

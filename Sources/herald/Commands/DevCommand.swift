@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldServer
 import LocalServices
 import Logging
 import Postgres
@@ -9,49 +10,105 @@ import Postgres
 struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
-        abstract: "Run Herald on a private PostgreSQL kept in a local folder (Ctrl-C stops it).")
+        abstract: "Run Herald with a private PostgreSQL and apns-mock, ready to try (Ctrl-C stops it).",
+        discussion: """
+            Starts a private PostgreSQL kept in the data folder (a restart keeps its state) and applies the \
+            migrations; starts apns-mock on loopback, trusting a signing key kept in the data folder; runs the \
+            gateway (HTTP API, expansion and delivery engine) in sandbox mode against the mock on 127.0.0.1; sets \
+            up a demo user, a colleague and a demo project. Then prints the URL, a new admin API key, a user token \
+            for the demo user and three curl commands to try (register a device, post an event, read the delivery \
+            log), and a line for each push the mock receives. Ctrl-C or SIGTERM stops the server, the engine, the \
+            mock and PostgreSQL, in that order.
+            """)
 
-    @Option(help: ArgumentHelp("Folder for the private PostgreSQL's data.", valueName: "dir"))
-    var dataDir = ".herald/postgres"
+    @Option(help: ArgumentHelp("Folder for everything dev keeps between runs.", valueName: "dir"))
+    var dataDir = ".herald"
 
     @Option(help: ArgumentHelp("Folder of numbered SQL migrations. Default: ./Migrations.", valueName: "dir"))
     var migrations: String?
 
+    @Option(help: "Port to listen on (0: any free port). Default: 8080 when free, else any free port.")
+    var port: Int?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+    }
+
     func run() async throws {
-        let logger = Logger(label: "herald.dev")
         let shutdown = ShutdownSignal()
-        var directory = URL(fileURLWithPath: dataDir).standardizedFileURL
-        if !(await EmbeddedPostgres.canKeepData(in: directory)) {
-            // As root, PostgreSQL runs as an unprivileged account that cannot enter folders such as /root.
-            let fallback = URL(fileURLWithPath: "/var/tmp/herald-dev")
-                .appendingPathComponent(directory.path.replacingOccurrences(of: "/", with: "_"))
-            Console.line("PostgreSQL's account cannot reach \(directory.path); keeping its data in \(fallback.path)")
-            directory = fallback
-        }
-        Console.line("starting PostgreSQL in \(directory.path) …")
-        let postgres = try await EmbeddedPostgres.start(options: .init(directory: directory, durable: true))
+        var logger = Logger(label: "herald.dev")
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let folder = try DevDataFolder(path: dataDir)
+        let postgresDirectory = await folder.postgresDirectory()
+        Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
+        let postgres = try await EmbeddedPostgres.start(options: .init(directory: postgresDirectory, durable: true))
         do {
-            let client = PostgresClient(configuration: try PostgresConfiguration(postgres.url()), logger: logger)
-            defer { client.shutdown() }
-            let migrationFiles = try DatabaseOptions.loadMigrations(from: migrations)
-            try await Migrator(client: client, migrations: migrationFiles, logger: logger).up { event in
-                Console.line("applied \(String(format: "%04d", event.version))_\(event.name)")
-            }
-            Console.line(
-                """
-
-                Herald's database is ready.
-                  DATABASE_URL=\(postgres.url())
-
-                Press Ctrl-C to stop.
-                """)
-            await shutdown.wait()
-            Console.line()
-            Console.line("stopping …")
+            try await run(on: postgres, folder: folder, until: shutdown, logger: logger)
         } catch {
             await postgres.stop()
             throw error
         }
+        Console.line("stopping PostgreSQL …")
         await postgres.stop()
+        Console.line("stopped")
+    }
+
+    /// Migrates, starts apns-mock and serves until a signal; stops the mock last.
+    private func run(
+        on postgres: EmbeddedPostgres, folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
+    ) async throws {
+        let database = try PostgresConfiguration(postgres.url())
+        let client = PostgresClient(configuration: database, options: .init(maximumConnections: 16), logger: logger)
+        defer { client.shutdown() }
+        try await Migrator(
+            client: client, migrations: try DatabaseOptions.loadMigrations(from: migrations), logger: logger
+        )
+        .up { event in Console.line("applied \(String(format: "%04d", event.version))_\(event.name)") }
+        let apns = try await DevAPNs.start(in: folder)
+        Console.line("apns-mock is listening on 127.0.0.1:\(apns.port)")
+        do {
+            try await serve(
+                client: client, database: database, apns: apns, folder: folder, until: shutdown, logger: logger)
+        } catch {
+            try? await apns.stop()
+            throw error
+        }
+        Console.line("stopping apns-mock …")
+        try await apns.stop()
+    }
+
+    /// Seeds the demo, makes the credentials and runs the gateway until a signal.
+    private func serve(
+        client: PostgresClient, database: PostgresConfiguration, apns: DevAPNs, folder: DevDataFolder,
+        until shutdown: ShutdownSignal, logger: Logger
+    ) async throws {
+        try await DevDemo.seed(Directory(client: client))
+        let apiKey = try await APIKeyStore(client: client).create(name: "herald dev", scope: .admin)
+        let secret = try folder.userTokenSecret()
+        let userToken = try DevDemo.userToken(secret: secret)
+
+        var settings = ServerSettings()
+        settings.port = port ?? (isLoopbackPortFree(8080) ? 8080 : 0)
+        settings.userTokens = UserTokenVerifier(hmacSecret: Array(secret.utf8), publicKey: nil)
+        settings.defaultEnvironment = .sandbox
+        settings.openAPIDocument = OpenAPIDocument.load()
+        let gateway = Gateway(
+            client: client, listener: database, settings: settings,
+            delivery: try apns.deliveryRuntime(client: client, logger: logger), logger: logger)
+        let host = settings.host
+        let dataFolder = folder.root.path
+        try await gateway.run(
+            until: {
+                await shutdown.wait()
+                Console.line()
+                Console.line("stopping the HTTP server and the delivery engine …")
+            },
+            onServing: { port in
+                let welcome = DevWelcome(
+                    baseURL: "http://\(host):\(port)", apiKey: apiKey.secret, userToken: userToken,
+                    dataFolder: dataFolder)
+                Console.line(welcome.text)
+            })
     }
 }

@@ -1,0 +1,38 @@
+import APNsMock
+import Foundation
+
+/// One line per push apns-mock answers, so a newcomer sees pushes arrive: when, its apns-id, topic, push type,
+/// alert title and the answer. Never the device token.
+enum PushReport {
+    static func line(for request: MockRecordedRequest, at date: Date = Date()) -> String {
+        let time = ISO8601DateFormatter.string(from: date, timeZone: .current, formatOptions: [.withFullTime])
+        let apnsID: String
+        let answer: String
+        switch request.verdict {
+        case .accept(let id):
+            apnsID = id
+            answer = "accepted"
+        case .reject(let status, let reason, _):
+            apnsID = request.header("apns-id") ?? "-"
+            answer = "refused: \(status) \(reason)"
+        case .stall:
+            apnsID = request.header("apns-id") ?? "-"
+            answer = "not answered"
+        }
+        var fields = [
+            "apns-mock received a push at \(time)", "apns-id \(apnsID)",
+            "topic \(request.header("apns-topic") ?? "-")", "type \(request.header("apns-push-type") ?? "-")",
+        ]
+        if let title = alertTitle(request.body) { fields.append("title \"\(title)\"") }
+        return fields.joined(separator: ", ") + ": " + answer
+    }
+
+    /// `aps.alert.title`, or `aps.alert` when the alert is a plain string.
+    static func alertTitle(_ body: [UInt8]) -> String? {
+        guard let payload = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            let aps = payload["aps"] as? [String: Any]
+        else { return nil }
+        if let alert = aps["alert"] as? String { return alert }
+        return (aps["alert"] as? [String: Any])?["title"] as? String
+    }
+}

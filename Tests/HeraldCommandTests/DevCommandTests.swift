@@ -1,0 +1,159 @@
+import Foundation
+import FoundationNetworking
+import Glibc
+import Testing
+
+/// `herald dev` as a newcomer meets it: the printed curl commands work as printed, the event's push reaches
+/// apns-mock and the log, Ctrl-C stops everything, and a second start on the same folder finds its state.
+@Suite(.timeLimit(.minutes(5))) struct DevCommandTests {
+    /// A running `herald dev`, its output going to a file (a pipe could fill while nobody reads it).
+    final class RunningDev: Sendable {
+        let process: Process
+        let outputFile: URL
+        let exited: AsyncStream<Int32>
+
+        init(dataDirectory: URL) throws {
+            outputFile = dataDirectory.deletingLastPathComponent().appendingPathComponent(
+                "herald-dev-\(UUID().uuidString).log")
+            FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+            let output = try FileHandle(forWritingTo: outputFile)
+            let process = Process()
+            process.executableURL = MigrateCommandTests.herald
+            process.arguments = [
+                "dev", "--data-dir", dataDirectory.path, "--port", "0", "--migrations",
+                MigrateCommandTests.migrationsFolder.path,
+            ]
+            process.standardOutput = output
+            process.standardError = output
+            let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
+            process.terminationHandler = {
+                try? output.close()
+                continuation.yield($0.terminationStatus)
+                continuation.finish()
+            }
+            try process.run()
+            self.process = process
+            self.exited = exited
+        }
+
+        var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+
+        /// Waits until the output holds `text`.
+        func waitFor(_ text: String, timeout: Duration = .seconds(120)) async throws {
+            let deadline = ContinuousClock.now + timeout
+            while !output.contains(text) {
+                guard process.isRunning, ContinuousClock.now < deadline else {
+                    Issue.record("no \"\(text)\" in herald dev's output:\n\(output)")
+                    throw DevDidNotAnswer()
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+
+        /// Sends SIGINT, as Ctrl-C does, and returns the exit status.
+        func interrupt() async -> Int32? {
+            kill(process.processIdentifier, SIGINT)
+            for await status in exited { return status }
+            return nil
+        }
+
+        /// The printed lines that are curl commands, in order.
+        var curlCommands: [String] {
+            output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                $0.hasPrefix("curl ")
+            }
+        }
+
+        /// The printed value after `label` (`User token`, `API key`).
+        func printed(_ label: String) -> String? {
+            output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.last {
+                $0.hasPrefix(label + " ")
+            }.map { String($0.dropFirst(label.count)).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    struct DevDidNotAnswer: Error {}
+
+    /// Runs `command` with `/bin/sh -c`, exactly as a reader pastes it.
+    static func shell(_ command: String) async throws -> (status: Int32, output: String) {
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("herald-sh-\(UUID()).out")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.standardOutput = output
+        process.standardError = output
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        return (status, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+    }
+
+    @Test func printedCommandsWorkAndStateSurvivesARestart() async throws {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("herald-dev-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+
+        let first = try RunningDev(dataDirectory: dataDirectory)
+        defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGTERM) } }
+        defer { try? FileManager.default.removeItem(at: first.outputFile) }
+        try await first.waitFor("Press Ctrl-C to stop.")
+        defer { Self.removeFallbackFolder(named: first.output) }
+        let commands = first.curlCommands
+        try #require(commands.count == 3, "\(first.output)")
+        let (register, event, log) = (commands[0], commands[1], commands[2])
+
+        let registered = try await Self.shell(register)
+        #expect(registered.status == 0, "\(registered.output)")
+        #expect(registered.output.contains(#""environment":"sandbox""#), "\(registered.output)")
+        let posted = try await Self.shell(event)
+        #expect(posted.status == 0, "\(posted.output)")
+
+        let deadline = ContinuousClock.now + .seconds(30)
+        var logged = try await Self.shell(log)
+        while !logged.output.contains(#""status":"sent""#) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(250))
+            logged = try await Self.shell(log)
+        }
+        #expect(logged.status == 0, "\(logged.output)")
+        #expect(logged.output.contains(#""status":"sent""#), "\(logged.output)\n\(first.output)")
+        #expect(logged.output.contains(#""httpStatus":200"#), "\(logged.output)")
+
+        let pushLines = first.output.split(separator: "\n").filter { $0.contains("apns-mock received a push") }
+        #expect(pushLines.count == 1, "\(first.output)")
+        #expect(pushLines.allSatisfy { $0.contains(#"title "New Feedback""#) && $0.hasSuffix("accepted") })
+        #expect(pushLines.allSatisfy { $0.contains("topic dev.herald.demo") && $0.contains("type alert") })
+        let deviceToken = try #require(register.firstMatch(of: /"token":"([0-9a-f]{64})"/)?.1)
+        #expect(!pushLines.contains { $0.contains(deviceToken) }, "no device token in a push line")
+
+        let userToken = try #require(first.printed("User token"))
+        let started = ContinuousClock.now
+        #expect(await first.interrupt() == 0, "\(first.output)")
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(first.output.contains("stopped"))
+
+        let second = try RunningDev(dataDirectory: dataDirectory)
+        defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGTERM) } }
+        defer { try? FileManager.default.removeItem(at: second.outputFile) }
+        try await second.waitFor("Press Ctrl-C to stop.")
+        #expect(second.printed("User token") != nil)
+        let keptLog = try await Self.shell(second.curlCommands[2])
+        #expect(keptLog.output.contains(#""status":"sent""#), "the first run's delivery is kept: \(keptLog.output)")
+        let base = try #require(second.curlCommands[2].firstMatch(of: /'(http:\/\/127\.0\.0\.1:\d+)/)?.1)
+        var request = URLRequest(url: URL(string: "\(base)/api/v1/devices")!)
+        request.setValue("Bearer \(userToken)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "the first run's user token still works")
+        #expect(String(decoding: data, as: UTF8.self).contains(#""environment":"sandbox""#), "the device is kept")
+        #expect(await second.interrupt() == 0, "\(second.output)")
+    }
+
+    /// As root, PostgreSQL may keep its data outside the data folder; the output names where.
+    static func removeFallbackFolder(named output: String) {
+        guard let match = output.firstMatch(of: /keeping its data in (\/var\/tmp\/herald-dev\/\S+)/) else { return }
+        try? FileManager.default.removeItem(atPath: String(match.1))
+    }
+}
