@@ -35,6 +35,9 @@ struct DevCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let port, port != 0, !isLoopbackPortFree(port) {
+            throw CommandFailure("port \(port) is in use on 127.0.0.1: pass another --port, or 0 for any free one")
+        }
         let shutdown = ShutdownSignal()
         var logger = Logger(label: "herald.dev")
         logger.logLevel =
@@ -58,7 +61,8 @@ struct DevCommand: AsyncParsableCommand {
     private func run(
         on postgres: EmbeddedPostgres, folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
     ) async throws {
-        let database = try PostgresConfiguration(postgres.url())
+        let databaseURL = postgres.url()
+        let database = try PostgresConfiguration(databaseURL)
         let client = PostgresClient(configuration: database, options: .init(maximumConnections: 16), logger: logger)
         defer { client.shutdown() }
         try await Migrator(
@@ -69,7 +73,8 @@ struct DevCommand: AsyncParsableCommand {
         Console.line("apns-mock is listening on 127.0.0.1:\(apns.port)")
         do {
             try await serve(
-                client: client, database: database, apns: apns, folder: folder, until: shutdown, logger: logger)
+                client: client, database: database, databaseURL: databaseURL, apns: apns, folder: folder,
+                until: shutdown, logger: logger)
         } catch {
             try? await apns.stop()
             throw error
@@ -80,8 +85,8 @@ struct DevCommand: AsyncParsableCommand {
 
     /// Seeds the demo, makes the credentials and runs the gateway until a signal.
     private func serve(
-        client: PostgresClient, database: PostgresConfiguration, apns: DevAPNs, folder: DevDataFolder,
-        until shutdown: ShutdownSignal, logger: Logger
+        client: PostgresClient, database: PostgresConfiguration, databaseURL: String, apns: DevAPNs,
+        folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
     ) async throws {
         try await DevDemo.seed(Directory(client: client))
         let apiKey = try await APIKeyStore(client: client).create(name: "herald dev", scope: .admin)
@@ -101,13 +106,15 @@ struct DevCommand: AsyncParsableCommand {
         try await gateway.run(
             until: {
                 await shutdown.wait()
+                // Also called when the gateway ended by itself; then there is nothing to announce.
+                guard !Task.isCancelled else { return }
                 Console.line()
                 Console.line("stopping the HTTP server and the delivery engine …")
             },
             onServing: { port in
                 let welcome = DevWelcome(
                     baseURL: "http://\(host):\(port)", apiKey: apiKey.secret, userToken: userToken,
-                    dataFolder: dataFolder)
+                    databaseURL: databaseURL, dataFolder: dataFolder)
                 Console.line(welcome.text)
             })
     }

@@ -7,6 +7,7 @@ struct DevWelcome {
     let baseURL: String
     let apiKey: String
     let userToken: String
+    let databaseURL: String
     let dataFolder: String
 
     var registerCommand: String {
@@ -36,6 +37,8 @@ struct DevWelcome {
                       (admin scope, made for this run; Herald stores only its hash)
           User token  \(userToken)
                       (user \(DevDemo.userID.rawValue), HS256, valid \(Int(DevDemo.userTokenLifetime / 86400)) days)
+          Database    \(databaseURL)
+                      (for other herald commands: --database-url or DATABASE_URL)
           Data        \(dataFolder)
 
         1. Register a device for \(DevDemo.userID.rawValue) (with the user token):
