@@ -301,6 +301,16 @@ let gatewayTargets: [Target] =
             )
         ])
 
+// MARK: - Deployment files (deploy/): parsed and checked, never run
+
+let deployTargets: [Target] = [
+    .testTarget(
+        name: "DeployTests",
+        dependencies: ["HeraldCore", .product(name: "Yams", package: "Yams")],
+        swiftSettings: strictSettings
+    )
+]
+
 let package = Package(
     name: "Herald",
     platforms: [.macOS(.v15)],
@@ -315,8 +325,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + gatewayTargets
-        + deliveryEngineTargets + benchmarkTargets,
+        + deliveryEngineTargets + deployTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )
