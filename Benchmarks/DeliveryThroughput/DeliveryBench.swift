@@ -19,7 +19,8 @@ struct DeliveryBench: AsyncParsableCommand {
     @Option(help: "Deliveries to send through the engine.") var deliveries = 100_000
     @Option(help: "Pushes for the raw client measurement.") var rawRequests = 100_000
     @Option(help: "Devices; each notification fans out to all of them.") var devices = 1_000
-    @Option(help: "Most deliveries inserted but not yet sent (keeps the latency meaningful).") var backlog = 5_000
+    @Option(help: "Latency: deliveries written per second while the latency is measured.") var latencyRate = 5_000
+    @Option(help: "Latency: seconds of steady arrivals.") var latencySeconds = 10
     @Option(help: "APNs connections.") var connections = 2
     @Option(help: "Raw client: pushes awaiting an answer at once.") var inFlight = 2_000
     @Option(help: "Engine claim loops.") var workers = 4
@@ -70,14 +71,15 @@ struct DeliveryBench: AsyncParsableCommand {
         print(
             String(format: "raw APNs client: %d pushes in %.2f s = %.0f pushes/s", rawRequests, raw.seconds, raw.rate))
 
-        let engineRun = try await engineRate(client: client, pool: pool, logger: logger)
+        let engine = try await engineRun(client: client, pool: pool, logger: logger)
         print(
             String(
-                format:
-                    "delivery engine: %d deliveries in %.2f s = %.0f deliveries/s (%.0f%% of the raw client); row-to-APNs latency p50 %.1f ms, p99 %.1f ms; %d log rows",
-                deliveries, engineRun.seconds, engineRun.rate, 100 * engineRun.rate / raw.rate, engineRun.p50,
-                engineRun.p99,
-                engineRun.logs))
+                format: "delivery engine: %d deliveries in %.2f s = %.0f deliveries/s (%.0f%% of the raw client)",
+                deliveries, engine.seconds, engine.rate, 100 * engine.rate / raw.rate))
+        print(
+            String(
+                format: "row-to-APNs latency at %d deliveries/s: p50 %.1f ms, p99 %.1f ms (%d deliveries); %d log rows",
+                engine.steadyRate, engine.p50, engine.p99, engine.steadyCount, engine.logs))
 
         poolTask.cancel()
         await poolTask.value
@@ -116,11 +118,13 @@ struct DeliveryBench: AsyncParsableCommand {
         return (seconds, Double(rawRequests) / seconds)
     }
 
-    /// Inserts `deliveries` rows in notifications of `devices` deliveries each, never more than `backlog`
-    /// ahead of the engine, and waits until the engine has sent them all.
-    private func engineRate(client: PostgresClient, pool: APNsConnectionPool, logger: Logger) async throws -> (
-        seconds: Double, rate: Double, p50: Double, p99: Double, logs: Int
-    ) {
+    /// Two measurements on one engine. Throughput: `deliveries` rows are written first (as expansion would),
+    /// then the engine is started and timed until it has sent them all. Latency: rows then arrive at a steady
+    /// `latencyRate` for `latencySeconds`, and each one's time from insert to its recorded APNs answer is
+    /// measured; a queue kept full on purpose would measure only its own length.
+    private func engineRun(client: PostgresClient, pool: APNsConnectionPool, logger: Logger) async throws
+        -> EngineRun
+    {
         let user = try await client.query(
             "INSERT INTO users (external_id, email, name) VALUES ('bench', 'bench@example.com', 'Bench') RETURNING id"
         ).scalar(UUID.self)
@@ -129,45 +133,36 @@ struct DeliveryBench: AsyncParsableCommand {
             INSERT INTO device_tokens (user_id, token, platform, environment)
             SELECT \(user), 'ab' || lpad(to_hex(i), 62, '0'), 'iOS', 'sandbox' FROM generate_series(1, \(devices)) AS i
             """)
-        let content = try PostgresJSON(
-            encoding: NotificationContent(
-                title: "New Feedback", body: "Feature request: Dark mode support", badge: 1, sound: "default",
-                mutableContent: true,
-                data: [
-                    "type": .string("new_feedback"), "feedbackId": .string("550e8400-e29b-41d4-a716-446655440000"),
-                    "actionUrl": .string("feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000"),
-                ]))
+        let writer = try DeliveryRowWriter(client: client, user: user, devices: devices)
+        var written = 0
+        while written < deliveries {
+            let count = min(devices, deliveries - written)
+            try await writer.write(count)
+            written += count
+        }
+        try await client.execute("VACUUM ANALYZE deliveries")
+
         let configuration = DeliveryEngineConfiguration(
             workerID: "bench", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers, batchSize: batchSize)
         let engine = DeliveryEngine(
             client: client, transports: DeliveryTransports(sandbox: pool, production: pool),
             configuration: configuration, logger: logger)
-        let runner = Task { await engine.run() }
-
         let started = ContinuousClock.now
-        var inserted = 0
-        while inserted < deliveries {
-            while inserted - engine.metrics.snapshot().sent > backlog {
-                try await Task.sleep(for: .milliseconds(2))
-            }
-            let count = min(devices, deliveries - inserted)
-            try await client.execute(
-                """
-                WITH notification AS (
-                    INSERT INTO notifications (kind, type, content, targets, state, expanded_at)
-                    VALUES ('direct', 'new_feedback', \(content), '{}'::jsonb, 'expanded', now()) RETURNING id
-                )
-                INSERT INTO deliveries (notification_id, user_id, device_token_id, environment)
-                SELECT n.id, \(user), t.id, 'sandbox'
-                FROM notification AS n, (SELECT id FROM device_tokens ORDER BY id LIMIT \(count)) AS t
-                """)
-            try await client.query("SELECT pg_notify(\(DeliveryEngine.wakeChannel), '')")
-            inserted += count
-        }
-        while engine.metrics.snapshot().sent < deliveries {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let runner = Task { await engine.run() }
+        try await engine.waitUntilSent(deliveries)
         let seconds = (ContinuousClock.now - started).benchSeconds
+
+        let steadyStart = try await client.query("SELECT clock_timestamp()").scalar(Date.self)
+        let tick = Duration.milliseconds(100)
+        let perTick = max(1, latencyRate / 10)
+        let ticks = latencySeconds * 10
+        var next = ContinuousClock.now
+        for _ in 0..<ticks {
+            try await writer.write(perTick)
+            next += tick
+            try await Task.sleep(until: next)
+        }
+        try await engine.waitUntilSent(deliveries + perTick * ticks)
         engine.shutdownGracefully()
         await runner.value
         let failed = engine.metrics.snapshot().failed
@@ -180,10 +175,68 @@ struct DeliveryBench: AsyncParsableCommand {
             FROM (
                 SELECT extract(epoch FROM l.created_at - d.created_at) * 1000 AS ms
                 FROM push_notification_logs AS l JOIN deliveries AS d ON d.id = l.delivery_id
+                WHERE d.created_at >= \(steadyStart)
             ) AS latencies
             """
         ).decode((Double, Double, Int).self)[0]
-        return (seconds, Double(deliveries) / seconds, latency.0, latency.1, latency.2)
+        let logs = try await client.query("SELECT count(*) FROM push_notification_logs").scalar(Int.self)
+        return EngineRun(
+            seconds: seconds, rate: Double(deliveries) / seconds, steadyRate: perTick * 10, p50: latency.0,
+            p99: latency.1, steadyCount: latency.2, logs: logs)
+    }
+}
+
+struct EngineRun {
+    var seconds: Double
+    var rate: Double
+    var steadyRate: Int
+    var p50: Double
+    var p99: Double
+    var steadyCount: Int
+    var logs: Int
+}
+
+/// Writes deliveries as expansion does: one notification fanned out to `count` of the devices, then a wake-up.
+struct DeliveryRowWriter {
+    let client: PostgresClient
+    let user: UUID
+    let devices: Int
+    let content: PostgresJSON
+
+    init(client: PostgresClient, user: UUID, devices: Int) throws {
+        self.client = client
+        self.user = user
+        self.devices = devices
+        content = try PostgresJSON(
+            encoding: NotificationContent(
+                title: "New Feedback", body: "Feature request: Dark mode support", badge: 1, sound: "default",
+                mutableContent: true,
+                data: [
+                    "type": .string("new_feedback"), "feedbackId": .string("550e8400-e29b-41d4-a716-446655440000"),
+                    "actionUrl": .string("feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000"),
+                ]))
+    }
+
+    func write(_ count: Int) async throws {
+        try await client.execute(
+            """
+            WITH notification AS (
+                INSERT INTO notifications (kind, type, content, targets, state, expanded_at)
+                VALUES ('direct', 'new_feedback', \(content), '{}'::jsonb, 'expanded', now()) RETURNING id
+            )
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment)
+            SELECT n.id, \(user), t.id, 'sandbox'
+            FROM notification AS n, (SELECT id FROM device_tokens ORDER BY id LIMIT \(count)) AS t
+            """)
+        try await client.query("SELECT pg_notify(\(DeliveryEngine.wakeChannel), '')")
+    }
+}
+
+extension DeliveryEngine {
+    func waitUntilSent(_ count: Int) async throws {
+        while metrics.snapshot().sent < count {
+            try await Task.sleep(for: .milliseconds(2))
+        }
     }
 }
 

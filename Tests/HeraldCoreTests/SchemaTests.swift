@@ -30,6 +30,8 @@ import Testing
             UNION ALL
             SELECT conrelid::regclass || ' ' || conname || ' ' || pg_get_constraintdef(oid)
             FROM pg_constraint WHERE connamespace = 'public'::regnamespace AND conrelid <> 'schema_migrations'::regclass
+            UNION ALL
+            SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal
             ORDER BY 1
             """
         ).decode(String.self)
@@ -106,5 +108,51 @@ import Testing
         #expect(
             try await client.query("SELECT push_notifications_enabled AND push_notify_votes FROM users").scalar(
                 Bool.self))
+    }
+
+    /// The log has no foreign keys (they cost every log row three lookups); triggers give deletes their old effect.
+    @Test func deletingAUserDeviceOrProjectReachesTheLog() async throws {
+        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        let users = try await client.query(
+            """
+            INSERT INTO users (external_id, email, name)
+            VALUES ('owner', 'owner@example.com', 'Owner'), ('leaver', 'leaver@example.com', 'Leaver') RETURNING id
+            """
+        ).decode(UUID.self)
+        let (owner, leaver) = (users[0], users[1])
+        let project = try await client.query(
+            "INSERT INTO projects (external_id, name, owner_id) VALUES ('p', 'P', \(owner)) RETURNING id"
+        ).scalar(UUID.self)
+        let devices = try await client.query(
+            """
+            INSERT INTO device_tokens (user_id, token, platform, environment)
+            VALUES (\(owner), \(String(repeating: "ab", count: 32)), 'iOS', 'sandbox'),
+                (\(leaver), \(String(repeating: "cd", count: 32)), 'iOS', 'sandbox')
+            RETURNING id
+            """
+        ).decode(UUID.self)
+        for (user, device) in [(owner, devices[0]), (leaver, devices[1])] {
+            try await client.execute(
+                """
+                INSERT INTO push_notification_logs (user_id, device_token_id, notification_id, delivery_id,
+                    notification_type, status, project_id, environment, attempt)
+                VALUES (\(user), \(device), gen_random_uuid(), gen_random_uuid(), 'new_feedback', 'sent', \(project),
+                    'sandbox', 1)
+                """)
+        }
+
+        try await client.execute("DELETE FROM device_tokens WHERE id = \(devices[0])")
+        try await client.execute("DELETE FROM projects WHERE id = \(project)")
+        try await client.execute("DELETE FROM users WHERE id = \(leaver)")
+
+        let rows = try await client.query(
+            "SELECT user_id, device_token_id, project_id FROM push_notification_logs"
+        ).decode((UUID, UUID?, UUID?).self)
+        #expect(rows.count == 1)
+        #expect(rows.first?.0 == owner)
+        #expect(rows.first?.1 == nil)
+        #expect(rows.first?.2 == nil)
     }
 }
