@@ -79,15 +79,7 @@ public struct APNsSettings: Sendable, Equatable {
             guard let text = value(flag, variable) else { throw .missing(variable: variable, flag: option) }
             return text
         }
-        let production: Bool
-        if let flag = flags.production {
-            production = flag
-        } else if let text = environment["APNS_PRODUCTION"], !text.isEmpty {
-            guard let parsed = parseBool(text) else { throw .malformed(variable: "APNS_PRODUCTION", value: text) }
-            production = parsed
-        } else {
-            production = false
-        }
+        let production = try defaultsToProduction(environment: environment, flag: flags.production)
         let connections: Int
         if let flag = flags.connections {
             connections = flag
@@ -144,6 +136,17 @@ public struct APNsSettings: Sendable, Equatable {
             let host = components.host, !host.isEmpty
         else { throw .malformed(variable: variable, value: text) }
         return APNsEndpoint(host: host, port: components.port ?? 443)
+    }
+
+    /// Whether pushes without an environment of their own go to production: the flag, else `APNS_PRODUCTION`
+    /// (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`), else sandbox.
+    public static func defaultsToProduction(
+        environment: [String: String], flag: Bool?
+    ) throws(APNsSettingsError) -> Bool {
+        if let flag { return flag }
+        guard let text = environment["APNS_PRODUCTION"], !text.isEmpty else { return false }
+        guard let parsed = parseBool(text) else { throw .malformed(variable: "APNS_PRODUCTION", value: text) }
+        return parsed
     }
 
     private static func parseBool(_ text: String) -> Bool? {

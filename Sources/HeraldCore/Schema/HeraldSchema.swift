@@ -13,21 +13,9 @@ public enum HeraldSchema {
     /// `share/herald/migrations` beside the installed binary, then the source tree this binary was built from.
     public static func defaultDirectory(
         workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-        executable: URL = URL(fileURLWithPath: CommandLine.arguments.first ?? "")
+        executable: URL = ShippedFile.runningExecutable
     ) -> URL? {
-        let sourceTree = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let candidates = [
-            workingDirectory.appendingPathComponent("Migrations"),
-            executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(
-                "../share/herald/migrations"),
-            sourceTree.appendingPathComponent("Migrations"),
-        ]
-        return candidates.first { candidate in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory)
-                && isDirectory.boolValue
-        }?.standardizedFileURL
+        ShippedFile.locate(
+            "Migrations", installedName: "migrations", workingDirectory: workingDirectory, executable: executable)
     }
 }

@@ -39,9 +39,7 @@ struct DevCommand: AsyncParsableCommand {
             throw CommandFailure("port \(port) is in use on 127.0.0.1: pass another --port, or 0 for any free one")
         }
         let shutdown = ShutdownSignal()
-        var logger = Logger(label: "herald.dev")
-        logger.logLevel =
-            ProcessInfo.processInfo.environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let logger = try Logger.herald(label: "herald.dev", environment: ProcessInfo.processInfo.environment)
         let folder = try DevDataFolder(path: dataDir)
         let postgresDirectory = await folder.postgresDirectory()
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")

@@ -49,9 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let shutdown = ShutdownSignal()
         let environment = ProcessInfo.processInfo.environment
-        var configuredLogger = Logger(label: "herald")
-        configuredLogger.logLevel = environment["HERALD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let logger = configuredLogger
+        let logger = try Logger.herald(label: "herald", environment: environment)
         let settings = try serverSettings(environment)
         let postgres = try database.configuration()
         let poolSize = try databasePoolSize ?? integer(environment, "HERALD_DATABASE_POOL_SIZE") ?? 16
@@ -106,7 +104,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         settings.userTokens = UserTokenVerifier(hmacSecret: secret, publicKey: publicKey)
-        let production = environment["APNS_PRODUCTION"].map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+        let production: Bool
+        do {
+            production = try APNsSettings.defaultsToProduction(environment: environment, flag: apns.production)
+        } catch {
+            throw CommandFailure(error.description)
+        }
         settings.defaultEnvironment = production ? .production : .sandbox
         settings.openAPIDocument = OpenAPIDocument.load()
         return settings

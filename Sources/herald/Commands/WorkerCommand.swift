@@ -22,8 +22,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var logger = Logger(label: "herald.worker")
-        logger.logLevel = Logger.Level(rawValue: environment["LOG_LEVEL"]?.lowercased() ?? "") ?? .info
+        let logger = try Logger.herald(label: "herald.worker", environment: environment)
         let settings = try APNsSettings.resolve(environment: environment, flags: apns.flags)
         let configuration = try delivery.configuration(
             bundleID: settings.bundleID, keyID: settings.keyID, environment: environment)
