@@ -283,6 +283,7 @@
       "data-failed": sum("failed"),
       "data-token-expired": sum("tokenExpired"),
       "data-finished": sum("finished"),
+      "data-width": width,
     });
     chart.appendChild(svg("title", {}, "Finished deliveries over time"));
 
@@ -300,6 +301,7 @@
     const slot = buckets.length ? plotWidth / buckets.length : plotWidth;
     const barWidth = Math.max(1, slot * 0.72);
     const points = [];
+    let previousFinished = false;
     const spanHours = buckets.length ? (buckets[buckets.length - 1].end - buckets[0].start) / 3.6e6 : 0;
     const labelEvery = Math.max(1, Math.ceil(buckets.length / Math.max(2, Math.floor(plotWidth / 70))));
     buckets.forEach((bucket, index) => {
@@ -327,8 +329,13 @@
       }
       chart.appendChild(group);
       if (bucket.finished) {
-        points.push([margin.left + index * slot + slot / 2, margin.top + plotHeight - bucket.failing * plotHeight]);
+        if (!previousFinished) points.push([]);
+        points[points.length - 1].push([
+          margin.left + index * slot + slot / 2,
+          margin.top + plotHeight - bucket.failing * plotHeight,
+        ]);
       }
+      previousFinished = bucket.finished > 0;
       if (index % labelEvery === 0) {
         chart.appendChild(
           svg(
@@ -339,10 +346,13 @@
         );
       }
     });
-    if (points.length > 1) {
-      chart.appendChild(svg("polyline", { points: points.map((point) => point.join(",")).join(" "), class: "rate-line" }));
+    // The line breaks where a bucket had nothing finished: no rate there, not a rate of zero.
+    for (const run of points) {
+      if (run.length > 1) {
+        chart.appendChild(svg("polyline", { points: run.map((point) => point.join(",")).join(" "), class: "rate-line" }));
+      }
+      for (const [x, y] of run) chart.appendChild(svg("circle", { cx: x, cy: y, r: 2.5, class: "rate-point" }));
     }
-    for (const [x, y] of points) chart.appendChild(svg("circle", { cx: x, cy: y, r: 2.5, class: "rate-point" }));
     container.replaceChildren(chart);
   }
 
