@@ -82,10 +82,23 @@ extension Networked {
             print("dashboard screenshot: \(url.path)")
         }
 
+        /// The `title` attribute of the element matching `selector`: an id button's "Device <uuid>".
+        static func title(_ browser: WebDriver, _ selector: String) async throws -> String {
+            try await browser.execute(
+                "return document.querySelector(arguments[0]).title;", [.string(selector)]
+            ).stringValue ?? ""
+        }
+
         /// Grows the window to the page's height, so the screenshot shows all of it, and keeps the PNG.
         static func keepFullPage(_ browser: WebDriver, width: Int, as name: String) async throws {
-            let height = try await browser.execute("return document.documentElement.scrollHeight;").intValue ?? 1000
-            try await browser.setWindowSize(width: width, height: min(max(height, 600), 6000))
+            // Twice: at its new width the page may be taller than measured at the old one.
+            for _ in 0..<2 {
+                let height =
+                    try await browser.execute(
+                        "return document.documentElement.scrollHeight + window.outerHeight - window.innerHeight;"
+                    ).intValue ?? 0
+                try await browser.setWindowSize(width: width, height: min(max(height, 600), 6000))
+            }
             _ = try await browser.execute("window.scrollTo(0, 0); return null;")
             try keep(try await browser.screenshot(), as: name)
         }
@@ -193,15 +206,17 @@ extension Networked {
             try await keepFullPage(browser, width: 1280, as: "dashboard.png")
             try await browser.setWindowSize(width: 1280, height: 1000)
 
-            try await browser.click("#deliveries tbody tr:first-child td:nth-child(5) button")
+            let firstDevice = "#deliveries tbody tr:first-child td:nth-child(5) button"
+            let firstNotification = "#deliveries tbody tr:first-child td:nth-child(6) button"
+            try await browser.click(firstDevice)
             try await browser.wait(
                 for: "the device's history", until: rowCount("#history-log", is: seeded.deliveriesPerDevice))
-            #expect(try await browser.text(of: "#history-title").hasPrefix("Device "))
+            #expect(try await browser.text(of: "#history-title") == (try await title(browser, firstDevice)))
 
-            try await browser.click("#deliveries tbody tr:first-child td:nth-child(6) button")
+            try await browser.click(firstNotification)
             try await browser.wait(
                 for: "the notification's history", until: rowCount("#history-deliveries", is: 2))
-            #expect(try await browser.text(of: "#history-title").hasPrefix("Notification "))
+            #expect(try await browser.text(of: "#history-title") == (try await title(browser, firstNotification)))
             try await browser.wait(for: "the notification's attempts", until: rowCount("#history-log", is: 2))
             _ = try await browser.execute("document.getElementById('history').scrollIntoView(); return null;")
             try keep(try await browser.screenshot(), as: "dashboard-history.png")

@@ -417,7 +417,7 @@
     byId("history-deliveries").hidden = true;
     replaceRows(byId("history-log").tBodies[0], []);
     byId("history-empty").hidden = true;
-    view.history.scrollIntoView({ behavior: "smooth", block: "start" });
+    view.history.scrollIntoView({ block: "start" });
   }
 
   function fillHistoryLog(page) {
