@@ -40,14 +40,18 @@ final class WebDriver: @unchecked Sendable {
         driver.standardOutput = log
         driver.standardError = log
         try driver.run()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if let status = try? await send(.GET, "/status"), status["ready"] == .bool(true) { return }
-            try await Task.sleep(for: .milliseconds(100))
+        try log.close()
+        do {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                if let status = try? await send(.GET, "/status"), status["ready"] == .bool(true) { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw Failure(description: "chromedriver did not become ready: \(output)")
+        } catch {
+            await stop()
+            throw error
         }
-        let output = self.output
-        await stop()
-        throw Failure(description: "chromedriver did not become ready: \(output)")
     }
 
     var output: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
@@ -83,12 +87,13 @@ final class WebDriver: @unchecked Sendable {
             // A task of its own: a canceled test must still close its browser.
             _ = await Task { try? await send(.DELETE, "/session/\(sessionID)") }.value
         }
-        guard driver.isRunning else { return }
-        // chromedriver and Chromium inherit the test thread's blocked signals, SIGTERM included: only SIGKILL is
-        // sure to end them. A browser left over from a failed DELETE is chromedriver's child.
-        for child in Self.children(of: driver.processIdentifier) { kill(child, SIGKILL) }
-        kill(driver.processIdentifier, SIGKILL)
-        driver.waitUntilExit()
+        if driver.isRunning {
+            // chromedriver and Chromium inherit the test thread's blocked signals, SIGTERM included: only SIGKILL
+            // is sure to end them. A browser left over from a failed DELETE is chromedriver's child.
+            for child in Self.children(of: driver.processIdentifier) { kill(child, SIGKILL) }
+            kill(driver.processIdentifier, SIGKILL)
+            driver.waitUntilExit()
+        }
         try? FileManager.default.removeItem(at: logURL)
     }
 
