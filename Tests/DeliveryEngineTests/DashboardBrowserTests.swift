@@ -165,6 +165,7 @@ extension Networked {
                 for: "the refusal of a wrong key",
                 until: "return document.getElementById('error').textContent.includes('not accepted');")
             #expect(try await browser.execute("return document.getElementById('login').hidden;") == .bool(false))
+            try keep(try await browser.screenshot(), as: "dashboard-login.png")
 
             try await browser.type(key, into: "#api-key")
             try await browser.click("#key-submit")
