@@ -264,6 +264,11 @@ let gatewayTargets: [Target] =
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // Compiled into the binary, so `herald serve` serves the dashboard wherever it is installed.
+            resources: [
+                .embedInCode("Dashboard/index.html"), .embedInCode("Dashboard/dashboard.css"),
+                .embedInCode("Dashboard/dashboard.js"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

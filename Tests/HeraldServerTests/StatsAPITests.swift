@@ -81,6 +81,64 @@ import Testing
         }
     }
 
+    @Test func bucketsSplitTheWindowAndFailuresAreCountedByReason() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await Self.seed(api)
+            try await api.harness.client.execute(
+                """
+                UPDATE deliveries SET last_reason = CASE state
+                    WHEN 'failed' THEN 'DeviceTokenNotForTopic' WHEN 'token_expired' THEN 'Unregistered' END
+                WHERE state IN ('failed', 'token_expired')
+                """)
+            let read = harness.bearer(harness.keys[.read]!)
+            // Four quarters of an hour: everything that finished ten minutes ago is in the last one.
+            let answer = try await api.call(.get, "/api/v1/stats?window=1h&buckets=4", headers: read)
+            #expect(answer.status == .ok)
+            guard case .array(let series)? = answer.json?["series"] else {
+                Issue.record("no series in \(answer.text)")
+                return
+            }
+            #expect(series.count == 4)
+            #expect(series.first?["start"] == answer.json?["since"])
+            #expect(series.last?["end"] == answer.json?["until"])
+            #expect(series.dropLast().allSatisfy { $0["finished"] == .int(0) && $0["byState"] == .object([:]) })
+            let last = series.last
+            #expect(last?["finished"] == .int(14))
+            #expect(last?["byState"]?["sent"] == .int(10))
+            #expect(last?["byState"]?["failed"] == .int(2))
+            #expect(last?["byState"]?["token_expired"] == .int(2))
+            #expect(Self.number(last?["failureRate"]) == 2.0 / 14)
+            let reasons: JSONValue = .array([
+                .object(["state": .string("failed"), "reason": .string("DeviceTokenNotForTopic"), "count": .int(2)]),
+                .object(["state": .string("token_expired"), "reason": .string("Unregistered"), "count": .int(2)]),
+            ])
+            #expect(answer.json?["failureReasons"] == reasons)
+
+            let plain = try await api.call(.get, "/api/v1/stats?window=1h", headers: read)
+            #expect(plain.json?["series"] == nil, "no series unless asked for")
+            #expect(plain.json?["failureReasons"] == reasons)
+            let week = try await api.call(.get, "/api/v1/stats?window=7d&buckets=28", headers: read)
+            if case .array(let weekSeries)? = week.json?["series"] {
+                #expect(weekSeries.count == 28)
+                #expect(weekSeries.map { Self.number($0["finished"]) ?? 0 }.reduce(0, +) == 15)
+            } else {
+                Issue.record("no series in \(week.text)")
+            }
+        }
+    }
+
+    @Test(arguments: ["0", "501", "x", "1.5", ""])
+    func badBucketCountsAreNamed(buckets: String) async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let answer = try await api.call(
+                .get, "/api/v1/stats?window=1h&buckets=\(buckets)", headers: harness.admin())
+            #expect(answer.status == .unprocessableContent)
+            #expect(answer.field == "buckets")
+        }
+    }
+
     @Test(arguments: ["1w", "h", "0h", "-1h", "1.5h", "91d", "1H"])
     func badWindowsAreNamed(window: String) async throws {
         let harness = try await APIHarness.make()

@@ -28,6 +28,7 @@ public enum HeraldApplication {
         NotificationDeliveryRoutes(logs: logs).register(on: table)
         StatsRoutes(logs: logs).register(on: table)
         MetricsRoutes(metrics: settings.deliveryMetrics).register(on: table)
+        DashboardRoutes().register(on: table)
         return (router, table)
     }
 

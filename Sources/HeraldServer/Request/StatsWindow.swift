@@ -1,4 +1,7 @@
-/// The `window` of `GET /api/v1/stats`: a whole number of minutes, hours or days (`15m`, `1h`, `7d`).
+import HeraldCore
+
+/// The `window` of `GET /api/v1/stats`: a whole number of minutes, hours or days (`15m`, `1h`, `7d`), and the
+/// number of `buckets` to split it into.
 enum StatsWindow {
     static let maximum = Duration.seconds(90 * 86_400)
 
@@ -16,5 +19,14 @@ enum StatsWindow {
             throw .validation("must be a whole number of m, h or d, at most 90d (e.g. 1h)", field: "window")
         }
         return .seconds(count * unitSeconds)
+    }
+
+    /// Nil when absent: the answer then has no series.
+    static func parseBuckets(_ text: String?) throws(APIError) -> Int? {
+        guard let text else { return nil }
+        guard let count = Int(text), (1...DeliveryStats.maximumBuckets).contains(count) else {
+            throw .validation("must be an integer from 1 to \(DeliveryStats.maximumBuckets)", field: "buckets")
+        }
+        return count
     }
 }

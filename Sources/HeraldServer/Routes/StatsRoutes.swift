@@ -1,7 +1,7 @@
 import HeraldCore
 import Hummingbird
 
-/// Seed §3.2: how deliveries fared recently, per notification type.
+/// Seed §3.2: how deliveries fared recently, per notification type, by failure reason and, for charts, over time.
 struct StatsRoutes {
     let logs: DeliveryLogStore
 
@@ -9,12 +9,13 @@ struct StatsRoutes {
         table.on(.get, "/api/v1/stats") { request, context in
             _ = try context.requireAPIKey([.admin, .read])
             let parameters = request.uri.queryParameters
-            for (name, _) in parameters where name != "window" {
+            for (name, _) in parameters where name != "window" && name != "buckets" {
                 throw APIError.validation("is not a parameter of this route", field: String(name))
             }
             let text = parameters.get("window")
             let window = try StatsWindow.parse(text)
-            let stats = try await logs.stats(window: window)
+            let buckets = try StatsWindow.parseBuckets(parameters.get("buckets"))
+            let stats = try await logs.stats(window: window, buckets: buckets)
             return try JSONResponse.make(StatsResponse(stats, window: text ?? "1h"))
         }
     }
