@@ -35,7 +35,8 @@ public struct DeliveryStore: Sendable {
             let id = try row.decode(column: 0, as: UUID.self)
             notifications[id] = ClaimedNotification(
                 id: id, type: try row.decode(column: 1, as: String.self),
-                contents: (try? NotificationContent.variants(stored: row.decode(column: 2, as: PostgresJSON.self))) ?? [:],
+                contents: (try? NotificationContent.variants(stored: row.decode(column: 2, as: PostgresJSON.self)))
+                    ?? [:],
                 canceled: try row.decode(column: 3, as: String.self) == "canceled",
                 expiresAt: try row.decode(column: 4, as: Date?.self),
                 projectID: try row.decode(column: 5, as: UUID?.self))
@@ -56,11 +57,15 @@ public struct DeliveryStore: Sendable {
         try await client.query(Self.depthStatement, PostgresBindings()).scalar(Int.self)
     }
 
+    /// The claimed rows are found again by `ctid`, not `id`: a TID scan, where `id = ANY (…)` descended the
+    /// primary key once per row (a quarter of a 500-row claim's time under EXPLAIN ANALYZE). The rows are locked by the
+    /// same statement, so their `ctid` cannot change in between; a row another transaction updated after this
+    /// statement's snapshot is not visible at that `ctid`, stays unclaimed and is taken by the next claim.
     static let claimStatement = PostgresPreparedStatement(
         name: "herald_delivery_claim",
         sql: """
             WITH due AS (
-                SELECT id FROM deliveries
+                SELECT ctid FROM deliveries
                 WHERE state = 'pending' AND next_attempt_at <= now()
                 ORDER BY next_attempt_at
                 LIMIT $1
@@ -69,7 +74,7 @@ public struct DeliveryStore: Sendable {
                 UPDATE deliveries AS d
                 SET state = 'sending', claimed_by = $2, lease_expires_at = now() + make_interval(secs => $3),
                     attempts = d.attempts + 1, updated_at = now()
-                WHERE d.id = ANY (ARRAY(SELECT id FROM due))
+                WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state = 'pending'
                 RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts,
                     d.last_reason, d.next_attempt_at, d.variant
             )
