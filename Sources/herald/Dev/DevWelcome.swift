@@ -33,6 +33,7 @@ struct DevWelcome {
         Herald is running in sandbox mode; pushes go to apns-mock on this machine.
 
           URL         \(baseURL)
+          Dashboard   \(baseURL)/dashboard (sign in with the API key)
           API key     \(apiKey)
                       (admin scope, made for this run; Herald stores only its hash)
           User token  \(userToken)
