@@ -2,7 +2,8 @@ import Foundation
 public import Postgres
 
 /// The outbox's SQL: claiming due deliveries, rescuing expired leases and measuring the queue. Every
-/// statement is prepared; the claim and rescue follow the plans written down in migration 0009.
+/// statement is prepared; the claim and rescue read the open-deliveries index of migration 0013, which keeps
+/// the claim a HOT update (see there), with the locking plan written down in migration 0009.
 public struct DeliveryStore: Sendable {
     public let client: PostgresClient
 
@@ -66,7 +67,7 @@ public struct DeliveryStore: Sendable {
         sql: """
             WITH due AS (
                 SELECT ctid FROM deliveries
-                WHERE state = 'pending' AND next_attempt_at <= now()
+                WHERE finished_at IS NULL AND state = 'pending' AND next_attempt_at <= now()
                 ORDER BY next_attempt_at
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
@@ -98,16 +99,20 @@ public struct DeliveryStore: Sendable {
             UPDATE deliveries
             SET state = 'pending', claimed_by = NULL, lease_expires_at = NULL, next_attempt_at = now(),
                 updated_at = now()
-            WHERE id = ANY (ARRAY(
-                SELECT id FROM deliveries
-                WHERE state = 'sending' AND lease_expires_at < now()
-                ORDER BY lease_expires_at
+            WHERE ctid = ANY (ARRAY(
+                SELECT ctid FROM deliveries
+                WHERE finished_at IS NULL AND next_attempt_at <= now() AND state = 'sending'
+                    AND lease_expires_at < now()
+                ORDER BY next_attempt_at
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
-            ))
+            )) AND state = 'sending'
             """)
 
     static let depthStatement = PostgresPreparedStatement(
         name: "herald_delivery_depth",
-        sql: "SELECT count(*) FROM deliveries WHERE state = 'pending' AND next_attempt_at <= now()")
+        sql: """
+            SELECT count(*) FROM deliveries
+            WHERE finished_at IS NULL AND state = 'pending' AND next_attempt_at <= now()
+            """)
 }
