@@ -31,6 +31,36 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// The results are written where the claim left each row; a row moved since (here by VACUUM FULL, which
+        /// rewrites the table) is found by its id instead, and a row another worker took over is left alone.
+        @Test func resultsReachRowsMovedSinceTheClaim() async throws {
+            let harness = try await EngineHarness.start()
+            let notification = try await harness.insertFanOut(count: 20, tokenPrefix: "d9")
+            let store = DeliveryStore(client: harness.client)
+            let claimed = try await store.claim(limit: 20, workerID: "mover", lease: .seconds(60))
+            #expect(claimed.count == 20)
+            let before = try await harness.client.query(
+                "SELECT ctid::text FROM deliveries WHERE notification_id = \(notification) ORDER BY id"
+            ).decode(String.self)
+            try await harness.client.execute("VACUUM FULL deliveries")
+            let after = try await harness.client.query(
+                "SELECT ctid::text FROM deliveries WHERE notification_id = \(notification) ORDER BY id"
+            ).decode(String.self)
+            #expect(before != after)
+            try await harness.client.execute(
+                "UPDATE deliveries SET claimed_by = 'other' WHERE id = \(claimed[0].id)")
+
+            let attempts = claimed.map { delivery in
+                DeliveryAttempt(
+                    delivery: delivery, outcome: .sent(correctedEnvironment: nil), httpStatus: 200, reason: nil,
+                    latency: 0.01, payload: nil, errorMessage: nil, feedbackID: nil, finishedAt: Date())
+            }
+            _ = try await store.record(attempts, workerID: "mover")
+            #expect(try await harness.states(of: notification) == ["sent": 19, "sending": 1])
+            #expect(try await harness.delivery(claimed[0].id).state == "sending")
+            try await harness.stop()
+        }
+
         @Test func anEngineDroppedMidBatchLosesNothing() async throws {
             let harness = try await EngineHarness.start()
             let notification = try await harness.insertFanOut(count: 300, tokenPrefix: "d2")

@@ -31,6 +31,8 @@ public struct ClaimedDelivery: Sendable {
     /// Which of the notification's rendered contents this recipient gets (`default`, or `voter` for the voters
     /// of a status change).
     public let variant: String
+    /// Where the claimed row version is stored (its `ctid`), so recording the result finds it without an index.
+    let rowLocation: String
 
     public var notificationType: String { notification.type }
     /// The content, or nil when the stored content is not a ``NotificationContent``.
@@ -70,6 +72,7 @@ extension ClaimedDelivery {
             soundEnabled: try row.decode(column: 15, as: Bool.self),
             badgeEnabled: try row.decode(column: 16, as: Bool.self))
         variant = try row.decode(column: 17, as: String.self)
+        rowLocation = try row.decode(column: 18, as: String.self)
     }
 }
 

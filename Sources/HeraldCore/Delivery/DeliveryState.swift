@@ -19,4 +19,3 @@ public enum DeliveryLogStatus: String, Sendable, CaseIterable {
     case tokenExpired = "token_expired"
     case retrying, expired, canceled
 }
-

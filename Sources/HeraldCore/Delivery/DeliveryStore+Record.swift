@@ -13,7 +13,15 @@ extension DeliveryStore {
     public func record(_ attempts: [DeliveryAttempt], workerID: String) async throws -> [DeactivatedDevice] {
         guard !attempts.isEmpty else { return [] }
         try await client.withTransaction { connection in
-            _ = try await connection.query(Self.recordStatement, Self.recordBindings(attempts, workerID: workerID))
+            let recorded = try await connection.query(
+                Self.recordInPlaceStatement, Self.recordBindings(attempts, workerID: workerID, byLocation: true)
+            ).decode(UUID.self)
+            if recorded.count < attempts.count {
+                let found = Set(recorded)
+                let moved = attempts.filter { !found.contains($0.delivery.id) }
+                _ = try await connection.query(
+                    Self.recordStatement, Self.recordBindings(moved, workerID: workerID, byLocation: false))
+            }
             _ = try await connection.copy(try Self.logRows(attempts), into: "push_notification_logs")
         }
         let deactivated = try await deactivateDevices(attempts)
@@ -21,7 +29,10 @@ extension DeliveryStore {
         return deactivated
     }
 
-    private static func recordBindings(_ attempts: [DeliveryAttempt], workerID: String) -> PostgresBindings {
+    /// The result columns of `attempts`, then `workerID`, then (`byLocation`) the claimed rows' locations.
+    private static func recordBindings(
+        _ attempts: [DeliveryAttempt], workerID: String, byLocation: Bool
+    ) -> PostgresBindings {
         var ids: [UUID] = []
         var states: [String] = []
         var environments: [String] = []
@@ -58,6 +69,7 @@ extension DeliveryStore {
         bindings.append(statuses)
         bindings.append(reasons)
         bindings.append(workerID)
+        if byLocation { bindings.append(attempts.map(\.delivery.rowLocation)) }
         return bindings
     }
 
@@ -131,20 +143,32 @@ extension DeliveryStore {
         "latency_ms",
     ]
 
+    /// Finds each claimed row where the claim left it (a TID scan per row), and returns the ids it recorded.
+    /// Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer this worker's; a row
+    /// moved otherwise (`VACUUM FULL`, say) is missing from the answer and recorded by id with ``recordStatement``.
+    static let recordInPlaceStatement = PostgresPreparedStatement(
+        name: "herald_delivery_record_in_place", sql: recordSQL(inPlace: true))
+
+    /// Records rows found by id (through the primary key).
     static let recordStatement = PostgresPreparedStatement(
-        name: "herald_delivery_record",
-        sql: """
-            UPDATE deliveries AS d
-            SET state = r.state, environment = r.environment, attempts = d.attempts - r.refund::int4,
-                next_attempt_at = r.next_attempt_at, last_status = NULLIF(r.status, 0)::int4,
-                last_reason = NULLIF(r.reason, ''), claimed_by = NULL, lease_expires_at = NULL,
-                finished_at = CASE WHEN r.state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
-                    THEN now() END,
-                updated_at = now()
-            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[])
-                AS r(id, state, environment, refund, next_attempt_at, status, reason)
-            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
-            """)
+        name: "herald_delivery_record", sql: recordSQL(inPlace: false))
+
+    private static func recordSQL(inPlace: Bool) -> String {
+        """
+        UPDATE deliveries AS d
+        SET state = r.state, environment = r.environment, attempts = d.attempts - r.refund::int4,
+            next_attempt_at = r.next_attempt_at, last_status = NULLIF(r.status, 0)::int4,
+            last_reason = NULLIF(r.reason, ''), claimed_by = NULL, lease_expires_at = NULL,
+            finished_at = CASE WHEN r.state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
+                THEN now() END,
+            updated_at = now()
+        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[]\(
+            inPlace ? ", $9::text[]::tid[]" : ""))
+            AS r(id, state, environment, refund, next_attempt_at, status, reason\(inPlace ? ", location" : ""))
+        WHERE \(inPlace ? "d.ctid = r.location AND " : "")d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
+        \(inPlace ? "RETURNING d.id" : "")
+        """
+    }
 
     /// Deactivates only when Apple's knowledge is newer than the last registration (checked again here,
     /// under the row lock, against a registration that raced the answer), and cancels the device's

@@ -77,12 +77,12 @@ public struct DeliveryStore: Sendable {
                     attempts = d.attempts + 1, updated_at = now()
                 WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state = 'pending'
                 RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts,
-                    d.last_reason, d.next_attempt_at, d.variant
+                    d.last_reason, d.next_attempt_at, d.variant, d.ctid
             )
             SELECT c.id, c.notification_id, c.user_id, c.device_token_id, c.environment, c.attempts,
                 c.last_reason, c.next_attempt_at,
                 t.token, t.environment, t.topic, t.is_active, t.user_id, t.registered_at,
-                u.external_id, u.push_sound_enabled, u.push_badge_enabled, c.variant
+                u.external_id, u.push_sound_enabled, u.push_badge_enabled, c.variant, c.ctid::text
             FROM claimed AS c
             JOIN device_tokens AS t ON t.id = c.device_token_id
             JOIN users AS u ON u.id = c.user_id
