@@ -311,7 +311,7 @@ let gatewayTargets: [Target] =
 let deployTargets: [Target] = [
     .testTarget(
         name: "DeployTests",
-        dependencies: ["HeraldCore", .product(name: "Yams", package: "Yams")],
+        dependencies: ["HeraldCore", "LocalServices", .product(name: "Yams", package: "Yams")],
         swiftSettings: strictSettings
     )
 ]

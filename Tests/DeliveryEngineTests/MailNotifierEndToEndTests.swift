@@ -1,6 +1,7 @@
 import APNsMock
 import Foundation
 import Glibc
+import LocalServices
 import Testing
 
 extension Networked {
@@ -92,22 +93,8 @@ extension Networked {
             try await harness.stop()
         }
 
-        static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = mailNotifier
-            process.arguments = arguments
-            let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("mail-notifier-\(UUID()).log")
-            FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: outputURL) }
-            let output = try FileHandle(forWritingTo: outputURL)
-            defer { try? output.close() }
-            process.standardOutput = output
-            process.standardError = output
-            let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-                process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-                do { try process.run() } catch { continuation.resume(throwing: error) }
-            }
-            return (status, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+        static func run(_ arguments: [String]) async throws -> ProgramOutcome {
+            try await ProcessRunner.outcome(of: mailNotifier, arguments)
         }
     }
 }

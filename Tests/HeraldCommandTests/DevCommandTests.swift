@@ -1,6 +1,7 @@
 import Foundation
 import FoundationNetworking
 import Glibc
+import LocalServices
 import Testing
 
 /// `herald dev` as a newcomer meets it: the printed curl commands work as printed, the event's push reaches
@@ -75,22 +76,8 @@ import Testing
     struct DevDidNotAnswer: Error {}
 
     /// Runs `command` with `/bin/sh -c`, exactly as a reader pastes it.
-    static func shell(_ command: String) async throws -> (status: Int32, output: String) {
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("herald-sh-\(UUID()).out")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = try FileHandle(forWritingTo: outputURL)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardOutput = output
-        process.standardError = output
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        return (status, (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+    static func shell(_ command: String) async throws -> ProgramOutcome {
+        try await ProcessRunner.outcome(of: URL(fileURLWithPath: "/bin/sh"), ["-c", command])
     }
 
     @Test func printedCommandsWorkAndStateSurvivesARestart() async throws {

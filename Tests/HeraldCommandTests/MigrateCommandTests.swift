@@ -14,32 +14,12 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
             "Migrations")
 
-    struct Outcome: Sendable {
-        let status: Int32
-        let output: String
-    }
-
-    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = herald
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }.merging(
-            environment
-        ) { $1 }
-        // A file rather than a pipe: a pipe's buffer could fill while nobody reads it.
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "herald-test-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = try FileHandle(forWritingTo: outputURL)
-        defer { try? output.close() }
-        process.standardOutput = output
-        process.standardError = output
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        return Outcome(status: status, output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "")
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramOutcome {
+        try await ProcessRunner.outcome(
+            of: herald, arguments,
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }.merging(
+                environment
+            ) { $1 })
     }
 
     @Test func heraldWasBuilt() {
