@@ -27,6 +27,13 @@ import Testing
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    @Test(arguments: ["--delivery-lease-seconds", "--delivery-workers", "--delivery-batch-size"])
+    func deliverySettingsMustBePositive(flag: String) async throws {
+        let outcome = try await MigrateCommandTests.run(["worker", flag, "0"])
+        #expect(outcome.status == 64, "\(outcome.output)")
+        #expect(outcome.output.contains("\(flag) must be a positive whole number"), "\(outcome.output)")
+    }
+
     @Test func serveAnswersAndStopsGracefullyOnSIGTERM() async throws {
         let url = try await TestDatabases.shared.emptyDatabase()
         let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("herald-serve-\(UUID())")

@@ -31,8 +31,8 @@ public struct ClaimedDelivery: Sendable {
     /// Which of the notification's rendered contents this recipient gets (`default`, or `voter` for the voters
     /// of a status change).
     public let variant: String
-    /// Where the claimed row version is stored (its `ctid`), so recording the result finds it without an index.
-    let rowLocation: String
+    /// Where the claimed row version is stored, so recording the result finds it without an index.
+    let rowLocation: RowLocation
 
     public var notificationType: String { notification.type }
     /// The content, or nil when the stored content is not a ``NotificationContent``.
@@ -72,8 +72,14 @@ extension ClaimedDelivery {
             soundEnabled: try row.decode(column: 15, as: Bool.self),
             badgeEnabled: try row.decode(column: 16, as: Bool.self))
         variant = try row.decode(column: 17, as: String.self)
-        rowLocation = try row.decode(column: 18, as: String.self)
+        rowLocation = RowLocation(ctid: try row.decode(column: 18, as: String.self))
     }
+}
+
+/// A row version's physical place in its table: PostgreSQL's `ctid`, `(block,offset)`, as text. Valid until the
+/// row is updated again.
+struct RowLocation: Sendable, Hashable {
+    let ctid: String
 }
 
 /// What the engine needs of a notification, read once per batch however many of its deliveries it holds.

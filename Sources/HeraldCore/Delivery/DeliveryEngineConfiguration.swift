@@ -14,7 +14,8 @@ public struct DeliveryEngineConfiguration: Sendable {
     /// Deliveries claimed per batch. Default 500.
     public var batchSize: Int
     /// How long a claim is held before other workers may take it over. Must exceed the APNs request
-    /// timeout plus the time to record a batch. Default 2 minutes.
+    /// timeout plus the time to record a batch, and be at least a second (the rescuer relies on it).
+    /// Default 2 minutes.
     public var lease: Duration
     /// How often idle workers look for due deliveries when no `NOTIFY` came (retries come due this way). Default 1 s.
     public var pollInterval: Duration

@@ -69,7 +69,7 @@ extension DeliveryStore {
         bindings.append(statuses)
         bindings.append(reasons)
         bindings.append(workerID)
-        if byLocation { bindings.append(attempts.map(\.delivery.rowLocation)) }
+        if byLocation { bindings.append(attempts.map(\.delivery.rowLocation.ctid)) }
         return bindings
     }
 
@@ -147,28 +147,39 @@ extension DeliveryStore {
     /// Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer this worker's; a row
     /// moved otherwise (`VACUUM FULL`, say) is missing from the answer and recorded by id with ``recordStatement``.
     static let recordInPlaceStatement = PostgresPreparedStatement(
-        name: "herald_delivery_record_in_place", sql: recordSQL(inPlace: true))
+        name: "herald_delivery_record_in_place",
+        sql: """
+            UPDATE deliveries AS d
+            SET \(recordedColumns)
+            FROM unnest(
+                $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
+                $9::text[]::tid[]
+            ) AS r(id, state, environment, refund, next_attempt_at, status, reason, location)
+            WHERE d.ctid = r.location AND d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
+            RETURNING d.id
+            """)
 
     /// Records rows found by id (through the primary key).
     static let recordStatement = PostgresPreparedStatement(
-        name: "herald_delivery_record", sql: recordSQL(inPlace: false))
+        name: "herald_delivery_record",
+        sql: """
+            UPDATE deliveries AS d
+            SET \(recordedColumns)
+            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[])
+                AS r(id, state, environment, refund, next_attempt_at, status, reason)
+            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
+            """)
 
-    private static func recordSQL(inPlace: Bool) -> String {
-        """
-        UPDATE deliveries AS d
-        SET state = r.state, environment = r.environment, attempts = d.attempts - r.refund::int4,
+    /// What recording writes, from the `unnest` row `r`: leaving `sending` releases the claim, and a final state
+    /// sets `finished_at`.
+    private static let recordedColumns = """
+        state = r.state, environment = r.environment, attempts = d.attempts - r.refund::int4,
             next_attempt_at = r.next_attempt_at, last_status = NULLIF(r.status, 0)::int4,
             last_reason = NULLIF(r.reason, ''), claimed_by = NULL, lease_expires_at = NULL,
             finished_at = CASE WHEN r.state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
                 THEN now() END,
             updated_at = now()
-        FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[]\(
-            inPlace ? ", $9::text[]::tid[]" : ""))
-            AS r(id, state, environment, refund, next_attempt_at, status, reason\(inPlace ? ", location" : ""))
-        WHERE \(inPlace ? "d.ctid = r.location AND " : "")d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
-        \(inPlace ? "RETURNING d.id" : "")
         """
-    }
 
     /// Deactivates only when Apple's knowledge is newer than the last registration (checked again here,
     /// under the row lock, against a registration that raced the answer), and cancels the device's

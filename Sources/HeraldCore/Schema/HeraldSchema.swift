@@ -16,6 +16,7 @@ public enum HeraldSchema {
         executable: URL = ShippedFile.runningExecutable
     ) -> URL? {
         ShippedFile.locate(
-            "Migrations", installedName: "migrations", workingDirectory: workingDirectory, executable: executable)
+            "Migrations", installedName: "migrations", isFolder: true, workingDirectory: workingDirectory,
+            executable: executable)
     }
 }

@@ -12,9 +12,10 @@ public enum ShippedFile {
         return URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
     }
 
-    /// The first existing `name` (in the working directory or source tree) or `share/herald/<installedName>`.
+    /// The first existing `name` (in the working directory or source tree) or `share/herald/<installedName>` that
+    /// is a folder when `isFolder`, else a file.
     public static func locate(
-        _ name: String, installedName: String,
+        _ name: String, installedName: String, isFolder: Bool,
         workingDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         executable: URL = runningExecutable
     ) -> URL? {
@@ -26,6 +27,10 @@ public enum ShippedFile {
             executable.deletingLastPathComponent().appendingPathComponent("../share/herald/\(installedName)"),
             sourceTree.appendingPathComponent(name),
         ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }?.standardizedFileURL
+        return candidates.first { candidate in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory)
+                && isDirectory.boolValue == isFolder
+        }?.standardizedFileURL
     }
 }

@@ -13,6 +13,16 @@ struct DeliveryOptions: ParsableArguments {
         help: "Seconds a claim is held before others take it over (env HERALD_DELIVERY_LEASE_SECONDS; default 120).")
     var deliveryLeaseSeconds: Int?
 
+    func validate() throws {
+        let flags = [
+            ("--delivery-workers", deliveryWorkers), ("--delivery-batch-size", deliveryBatchSize),
+            ("--delivery-max-attempts", deliveryMaxAttempts), ("--delivery-lease-seconds", deliveryLeaseSeconds),
+        ]
+        for case (let name, let value?) in flags where value < 1 {
+            throw ValidationError("\(name) must be a positive whole number")
+        }
+    }
+
     /// The engine configuration for a key and bundle id.
     func configuration(bundleID: String?, keyID: String, environment: [String: String]) throws
         -> DeliveryEngineConfiguration
