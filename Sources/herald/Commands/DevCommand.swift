@@ -41,7 +41,7 @@ struct DevCommand: AsyncParsableCommand {
         let shutdown = ShutdownSignal()
         let logger = try Logger.herald(label: "herald.dev", environment: ProcessInfo.processInfo.environment)
         let folder = try DevDataFolder(path: dataDir)
-        let postgresDirectory = await folder.postgresDirectory()
+        let postgresDirectory = try await folder.postgresDirectory()
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
         let postgres = try await EmbeddedPostgres.start(options: .init(directory: postgresDirectory, durable: true))
         do {
