@@ -93,7 +93,7 @@ let foundationTargets: [Target] = [
     ),
     .testTarget(
         name: "HeraldCommandTests",
-        dependencies: ["LocalServices", "Postgres"],
+        dependencies: ["APNsMock", "LocalServices", "Postgres", "herald"],
         swiftSettings: strictSettings
     ),
 ]

@@ -62,8 +62,8 @@ struct APNsBench: AsyncParsableCommand {
         }
         print(
             String(
-                format:
-                    "herald client: %d pushes over %d connections in %.2f s = %.0f pushes/s; latency p50 %.2f ms, p99 %.2f ms; failures %d",
+                format: "herald client: %d pushes over %d connections in %.2f s = %.0f pushes/s; "
+                    + "latency p50 %.2f ms, p99 %.2f ms; failures %d",
                 requests, connections, seconds, Double(requests) / seconds, percentile(0.50), percentile(0.99), failures
             ))
     }
@@ -124,6 +124,9 @@ struct APNsBench: AsyncParsableCommand {
 
     /// Seed 004 §9.3's example payload.
     static let seedPayload = Data(
-        #"{"actionUrl":"feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000","aps":{"alert":{"body":"Feature request: Dark mode support","title":"New Feedback"},"badge":1,"mutable-content":1,"sound":"default"},"feedbackId":"550e8400-e29b-41d4-a716-446655440000","projectId":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","type":"new_feedback"}"#
-            .utf8)
+        (#"{"actionUrl":"feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000","#
+            + #""aps":{"alert":{"body":"Feature request: Dark mode support","title":"New Feedback"},"#
+            + #""badge":1,"mutable-content":1,"sound":"default"},"#
+            + #""feedbackId":"550e8400-e29b-41d4-a716-446655440000","#
+            + #""projectId":"6ba7b810-9dad-11d1-80b4-00c04fd430c8","type":"new_feedback"}"#).utf8)
 }

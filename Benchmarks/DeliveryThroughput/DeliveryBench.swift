@@ -46,7 +46,10 @@ struct DeliveryBench: AsyncParsableCommand {
             logger: logger
         ).up()
         let settings = try await client.query(
-            "SELECT string_agg(name || '=' || setting, ', ' ORDER BY name) FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers')"
+            """
+            SELECT string_agg(name || '=' || setting, ', ' ORDER BY name) FROM pg_settings
+            WHERE name IN ('fsync', 'synchronous_commit', 'shared_buffers')
+            """
         ).scalar(String.self)
         print("PostgreSQL: \(settings)")
 

@@ -39,7 +39,8 @@ func asyncMedian(rounds: Int = 101, iterations: Int, _ body: () async -> Int) as
 func format(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-    return nanoseconds < 1_000 ? String(format: "%.1f ns", nanoseconds) : String(format: "%.2f µs", nanoseconds / 1_000)
+    return nanoseconds < 1_000
+        ? String(format: "%.1f ns", nanoseconds) : String(format: "%.2f µs", nanoseconds / 1_000)
 }
 
 struct SilentCenter: NotificationCenterProviding {

@@ -31,13 +31,13 @@ struct BulkWriteBenchmark {
         let settings = try await client.query(
             """
             SELECT name || '=' || setting FROM pg_settings
-            WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'wal_level', 'max_wal_size')
+            WHERE name IN (
+                'fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers', 'wal_level', 'max_wal_size')
             ORDER BY name
             """
         ).decode(String.self)
-        print(
-            "PostgreSQL \(try await client.query("SHOW server_version").scalar(String.self)): \(settings.joined(separator: ", "))"
-        )
+        let version = try await client.query("SHOW server_version").scalar(String.self)
+        print("PostgreSQL \(version): \(settings.joined(separator: ", "))")
 
         let userID = try await client.query(
             "INSERT INTO users (external_id, email, name) VALUES ('bench', 'bench@example.com', 'Bench') RETURNING id"
@@ -76,8 +76,8 @@ struct BulkWriteBenchmark {
         ]
         let insert = PostgresPreparedStatement(
             name: "bench_insert_log",
-            sql:
-                "INSERT INTO push_notification_logs (\(columns.joined(separator: ", "))) VALUES (\((1...columns.count).map { "$\($0)" }.joined(separator: ", ")))"
+            sql: "INSERT INTO push_notification_logs (\(columns.joined(separator: ", "))) "
+                + "VALUES (\((1...columns.count).map { "$\($0)" }.joined(separator: ", ")))"
         )
 
         func measure(_ label: String, rows: Int, _ body: () async throws -> Void) async throws {

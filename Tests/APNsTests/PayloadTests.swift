@@ -15,7 +15,10 @@ import Testing
         let json = String(decoding: try payload.encoded(), as: UTF8.self)
         #expect(
             json
-                == #"{"actionUrl":"feedbackkit://feedback/550e8400","aps":{"alert":{"body":"Feature request: Dark mode support","title":"New Feedback"},"badge":1,"mutable-content":1,"sound":"default"},"feedbackId":"550e8400-e29b-41d4-a716-446655440000","type":"new_feedback"}"#
+                == #"{"actionUrl":"feedbackkit://feedback/550e8400","#
+                + #""aps":{"alert":{"body":"Feature request: Dark mode support","title":"New Feedback"},"#
+                + #""badge":1,"mutable-content":1,"sound":"default"},"#
+                + #""feedbackId":"550e8400-e29b-41d4-a716-446655440000","type":"new_feedback"}"#
         )
         #expect(try JSONDecoder().decode(Payload.self, from: Data(json.utf8)) == payload)
     }

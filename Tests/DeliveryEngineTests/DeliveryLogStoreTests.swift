@@ -15,7 +15,10 @@ extension Networked {
                 logger: Logger(label: "test.logs"))
             defer { client.shutdown() }
             let alice = try await client.query(
-                "INSERT INTO users (external_id, email, name) VALUES ('alice', 'alice@example.com', 'Alice') RETURNING id"
+                """
+                INSERT INTO users (external_id, email, name) VALUES ('alice', 'alice@example.com', 'Alice')
+                RETURNING id
+                """
             ).scalar(UUID.self)
             let bob = try await client.query(
                 "INSERT INTO users (external_id, email, name) VALUES ('bob', 'bob@example.com', 'Bob') RETURNING id"

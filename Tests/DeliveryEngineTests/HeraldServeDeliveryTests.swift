@@ -105,7 +105,8 @@ extension Networked {
             let event = try await Self.request(
                 "POST", "\(base)/events", key: key,
                 body:
-                    #"{"type":"new_feedback","projectId":"app","feedback":{"id":"f-1","title":"Dark mode"},"actorId":"owner"}"#
+                    #"{"type":"new_feedback","projectId":"app","feedback":{"id":"f-1","title":"Dark mode"},"#
+                    + #""actorId":"owner"}"#
             )
             #expect(event.0 == 202, "\(event.1)")
 

@@ -94,7 +94,9 @@ extension Networked {
             try await harness.client.execute(
                 "UPDATE push_notification_logs SET created_at = now() - interval '2 hours'")
             try await harness.client.execute(
-                "UPDATE deliveries SET finished_at = now() - interval '2 hours', created_at = now() - interval '2 hours'"
+                """
+                UPDATE deliveries SET finished_at = now() - interval '2 hours', created_at = now() - interval '2 hours'
+                """
             )
             let (pruneStatus, pruned) = try await Self.run(
                 ["prune", "--older-than", "90m"], environment: ["DATABASE_URL": harness.databaseURL])

@@ -5,7 +5,8 @@ import LocalServices
 import Testing
 
 /// `herald dev` as a newcomer meets it: the printed curl commands work as printed, the event's push reaches
-/// apns-mock and the log, Ctrl-C stops everything, and a second start on the same folder finds its state.
+/// apns-mock and the log, Ctrl-C stops everything, and a second start on the same folder finds its state and
+/// revokes the first run's API key.
 @Suite(.timeLimit(.minutes(5))) struct DevCommandTests {
     /// A running `herald dev`, its output going to a file (a pipe could fill while nobody reads it).
     final class RunningDev: Sendable {
@@ -117,6 +118,7 @@ import Testing
         #expect(!pushLines.contains { $0.contains(deviceToken) }, "no device token in a push line")
 
         let userToken = try #require(first.printed("User token"))
+        let firstAPIKey = try #require(first.printed("API key"))
         let started = ContinuousClock.now
         #expect(await first.interrupt() == 0, "\(first.output)")
         #expect(ContinuousClock.now - started < .seconds(15))
@@ -135,6 +137,11 @@ import Testing
         let (data, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200, "the first run's user token still works")
         #expect(String(decoding: data, as: UTF8.self).contains(#""environment":"sandbox""#), "the device is kept")
+        var oldKeyRequest = URLRequest(url: URL(string: "\(base)/api/v1/logs?userId=demo-user")!)
+        oldKeyRequest.setValue("Bearer \(firstAPIKey)", forHTTPHeaderField: "Authorization")
+        let (_, oldKeyResponse) = try await URLSession.shared.data(for: oldKeyRequest)
+        #expect((oldKeyResponse as? HTTPURLResponse)?.statusCode == 401, "the first run's API key is revoked")
+        #expect(second.printed("API key") != firstAPIKey)
         #expect(await second.interrupt() == 0, "\(second.output)")
     }
 

@@ -23,7 +23,8 @@ import Testing
     private func dumpSchema(_ client: PostgresClient) async throws -> [String] {
         try await client.query(
             """
-            SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' ' || coalesce(column_default, '')
+            SELECT table_name || '.' || column_name || ' ' || data_type || ' ' || is_nullable || ' '
+                || coalesce(column_default, '')
             FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'
             UNION ALL
             SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'schema_migrations'
@@ -85,8 +86,10 @@ import Testing
         await rejects(
             "INSERT INTO users (external_id, email, name) VALUES ('bad id!', 'b@example.com', 'B')", .checkViolation)
         await rejects(
-            "INSERT INTO device_tokens (user_id, token, platform, environment) VALUES (\(userID), 'ABCDEF', 'iOS', 'sandbox')",
-            .checkViolation)
+            """
+            INSERT INTO device_tokens (user_id, token, platform, environment)
+            VALUES (\(userID), 'ABCDEF', 'iOS', 'sandbox')
+            """, .checkViolation)
         await rejects(
             """
             INSERT INTO device_tokens (user_id, token, platform, environment)

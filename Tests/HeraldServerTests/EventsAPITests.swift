@@ -73,14 +73,16 @@ import Testing
     }
 
     static let people =
-        #""submitter":{"email":"SUB@example.com"},"voters":[{"userId":"voter"},{"email":"sub@example.com"},{"email":"nobody@example.com"}]"#
+        #""submitter":{"email":"SUB@example.com"},"#
+        + #""voters":[{"userId":"voter"},{"email":"sub@example.com"},{"email":"nobody@example.com"}]"#
 
     @Test func newFeedback() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in
             let world = try await World.make(api)
             let result = try await world.send(
-                #"{"type":"new_feedback","projectId":"p","actorId":"alice","feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
+                #"{"type":"new_feedback","projectId":"p","actorId":"alice","feedback":{"id":"f-1","#
+                    + #""title":"Dark mode"},\#(Self.people)}"#
             )
             #expect(Set(result.deliveries.keys) == world.expected("owner", "voter"))
             #expect(result.suppressed == ["bob": "muted", "carol": "no_active_device"])
@@ -101,7 +103,8 @@ import Testing
         try await harness.run { api in
             let world = try await World.make(api)
             let result = try await world.send(
-                #"{"type":"new_comment","projectId":"p","actorId":"owner","commentId":"c-7","feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
+                #"{"type":"new_comment","projectId":"p","actorId":"owner","commentId":"c-7","#
+                    + #""feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
             )
             #expect(Set(result.deliveries.keys) == world.expected("alice", "voter", "sub"))
             #expect(result.suppressed == ["bob": "muted", "carol": "no_active_device"])
@@ -117,7 +120,8 @@ import Testing
         try await harness.run { api in
             let world = try await World.make(api)
             let result = try await world.send(
-                #"{"type":"new_vote","projectId":"p","actorId":"voter","voteCount":5,"feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
+                #"{"type":"new_vote","projectId":"p","actorId":"voter","voteCount":5,"feedback":{"id":"f-1","#
+                    + #""title":"Dark mode"},\#(Self.people)}"#
             )
             #expect(Set(result.deliveries.keys) == world.expected("sub"))
             let payload = try await world.payload(result.id)
@@ -125,7 +129,8 @@ import Testing
             #expect(payload["aps"]?["badge"] == .int(5))
             // The submitter voting on their own feedback hears nothing.
             let own = try await world.send(
-                #"{"type":"new_vote","projectId":"p","actorId":"sub","voteCount":1,"feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
+                #"{"type":"new_vote","projectId":"p","actorId":"sub","voteCount":1,"feedback":{"id":"f-1","#
+                    + #""title":"Dark mode"},\#(Self.people)}"#
             )
             #expect(own.deliveries.isEmpty)
         }
@@ -143,7 +148,9 @@ import Testing
                 .patch, "/api/v1/projects/p/notification-preferences", headers: try harness.user("voter"),
                 json: #"{"push":{"statusChanges":true}}"#)
             let result = try await world.send(
-                #"{"type":"status_change","projectId":"p","actorId":"owner","oldStatus":"pending","newStatus":"in_progress","badge":3,"feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
+                #"{"type":"status_change","projectId":"p","actorId":"owner","oldStatus":"pending","#
+                    + #""newStatus":"in_progress","badge":3,"#
+                    + #""feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
             )
             #expect(Set(result.deliveries.keys) == world.expected("sub", "voter"))
             #expect(world.expected("sub").allSatisfy { result.deliveries[$0] == "default" })
@@ -159,7 +166,8 @@ import Testing
                 .patch, "/api/v1/projects/p/notification-preferences", headers: try harness.user("voter"),
                 json: #"{"push":{"statusChanges":false}}"#)
             let again = try await world.send(
-                #"{"type":"status_change","projectId":"p","newStatus":"completed","feedback":{"id":"f-1","title":"Dark mode"},\#(Self.people)}"#
+                #"{"type":"status_change","projectId":"p","newStatus":"completed","feedback":{"id":"f-1","#
+                    + #""title":"Dark mode"},\#(Self.people)}"#
             )
             #expect(Set(again.deliveries.keys) == world.expected("sub"))
             #expect(again.suppressed == ["voter": "override_off"])
@@ -213,7 +221,8 @@ import Testing
             let answer = try await api.call(
                 .post, "/api/v1/notifications", headers: send,
                 json:
-                    #"{"userIds":["alice","carol"],"deviceIds":["\#(sub)"],"type":"release","alert":{"title":"1.2","body":"Out now"},"data":{"build":"42"},"collapseId":"rel"}"#
+                    #"{"userIds":["alice","carol"],"deviceIds":["\#(sub)"],"type":"release","#
+                    + #""alert":{"title":"1.2","body":"Out now"},"data":{"build":"42"},"collapseId":"rel"}"#
             )
             #expect(answer.status == .accepted)
             let id = try #require(answer.json?["id"]?.stringValue)

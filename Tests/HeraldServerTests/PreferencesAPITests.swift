@@ -56,7 +56,8 @@ import Testing
             let event = try await api.call(
                 .post, "/api/v1/events", headers: harness.bearer(harness.keys[.send]!),
                 json:
-                    #"{"type":"new_feedback","projectId":"p","actorId":"owner","feedback":{"id":"f1","title":"Dark mode"}}"#
+                    #"{"type":"new_feedback","projectId":"p","actorId":"owner","feedback":{"id":"f1","#
+                    + #""title":"Dark mode"}}"#
             )
             #expect(event.status == .accepted)
             let id = try #require(event.json?["id"]?.stringValue)

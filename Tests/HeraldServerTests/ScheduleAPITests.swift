@@ -16,7 +16,8 @@ import Testing
         let accepted = try await api.call(
             .post, "/api/v1/notifications", headers: api.harness.bearer(api.harness.keys[.send]!),
             json:
-                #"{"userIds":["alice"],"alert":{"title":"Soon","body":"later"},"expiration":"2099-06-01T00:00:00Z","sendAt":"\#(sendAt)"}"#
+                #"{"userIds":["alice"],"alert":{"title":"Soon","body":"later"},"#
+                + #""expiration":"2099-06-01T00:00:00Z","sendAt":"\#(sendAt)"}"#
         )
         return try #require(accepted.json?["id"]?.stringValue)
     }

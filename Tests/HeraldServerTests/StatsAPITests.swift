@@ -32,7 +32,8 @@ import Testing
                 INSERT INTO notifications (id, kind, type, content, targets, state, expanded_at)
                 SELECT id, 'direct', type, '{}', '{}', 'expanded', now() FROM spec
             )
-            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, state, attempts, finished_at)
+            INSERT INTO deliveries
+                (notification_id, user_id, device_token_id, environment, state, attempts, finished_at)
             SELECT s.id, u.id, t.id, 'sandbox', s.state, 1,
                 CASE WHEN s.state <> 'pending' THEN now() - make_interval(mins => s.ago) END
             FROM spec AS s

@@ -112,7 +112,8 @@ import Testing
         Case(
             method: .post, path: "/api/v1/events",
             body:
-                #"{"type":"new_feedback","projectId":"p1","feedback":{"id":"f","title":"T"},"voters":[{"userId":"a","email":"a@example.com"}]}"#,
+                #"{"type":"new_feedback","projectId":"p1","feedback":{"id":"f","title":"T"},"#
+                + #""voters":[{"userId":"a","email":"a@example.com"}]}"#,
             status: .unprocessableContent, code: "validation_failed", field: "voters[0]"),
         Case(
             method: .post, path: "/api/v1/notifications", body: #"{"alert":{"body":"hi"}}"#,

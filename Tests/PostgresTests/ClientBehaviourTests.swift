@@ -160,7 +160,11 @@ import Testing
     @Test func copyWritesRowsInBulkAndChecksRowWidth() async throws {
         try await withFreshClient { client, _ async throws in
             try await client.execute(
-                "CREATE TABLE logs (id uuid PRIMARY KEY, status text NOT NULL, attempt int4, latency float8, payload jsonb, at timestamptz)"
+                """
+                CREATE TABLE logs (
+                    id uuid PRIMARY KEY, status text NOT NULL, attempt int4, latency float8, payload jsonb,
+                    at timestamptz)
+                """
             )
             var rows = PostgresCopyRows(columns: ["id", "status", "attempt", "latency", "payload", "at"])
             for index in 0..<1_000 {

@@ -43,7 +43,10 @@ import Testing
             defer { listener.shutdown() }
             let payload = try await listener.listen(on: "events") { notifications -> String? in
                 try await client.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()"
+                    """
+                    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                    WHERE query LIKE 'LISTEN%' AND datname = current_database()
+                    """
                 )
                 // Keep notifying until the re-established session hears one.
                 let sender = Task {

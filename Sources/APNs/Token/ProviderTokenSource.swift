@@ -92,7 +92,10 @@ public final class ProviderTokenSource: Sendable {
             break
         case .clockSkewSuspected(let age):
             logger.error(
-                "APNs says a provider token is expired although it is only \(age) old: this host's clock is probably wrong. Not renewing (Apple would answer TooManyProviderTokenUpdates); fix the clock.",
+                """
+                APNs says a provider token is expired although it is only \(age) old: this host's clock is probably \
+                wrong. Not renewing (Apple would answer TooManyProviderTokenUpdates); fix the clock.
+                """,
                 metadata: [APNsMetadataKey.keyID: "\(keyID)"])
         }
     }

@@ -142,9 +142,8 @@ public final class TLSClientConnection {
             let savedErrno = errno
             let queued = OpenSSLError.drainQueue()
             if queued.isEmpty && (savedErrno == 0 || savedErrno == ECONNRESET || savedErrno == EPIPE) { return .closed }
-            throw .ioFailed(
-                "\(operation): \(queued.isEmpty ? String(cString: strerror(savedErrno)) : queued.joined(separator: "; "))"
-            )
+            let reason = queued.isEmpty ? String(cString: strerror(savedErrno)) : queued.joined(separator: "; ")
+            throw .ioFailed("\(operation): \(reason)")
         default:
             let queued = OpenSSLError.drainQueue()
             // OpenSSL 3 reports a peer that closed without close_notify as an SSL error: treat it as a close.

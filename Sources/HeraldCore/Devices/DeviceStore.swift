@@ -59,7 +59,8 @@ public struct DeviceStore: Sendable {
             SELECT u.id, i.token, i.platform, i.environment, nullif(i.topic, ''), nullif(i.app_version, ''),
                    nullif(i.os_version, '')
             FROM unnest(\(batch.map(\.user.rawValue)), \(batch.map(\.registration.token.hex)),
-                        \(batch.map(\.registration.platform.rawValue)), \(batch.map(\.registration.environment.rawValue)),
+                        \(batch.map(\.registration.platform.rawValue)),
+                        \(batch.map(\.registration.environment.rawValue)),
                         \(batch.map { $0.registration.topic ?? "" }), \(batch.map { $0.registration.appVersion ?? "" }),
                         \(batch.map { $0.registration.osVersion ?? "" }))
                 AS i (user_external_id, token, platform, environment, topic, app_version, os_version)

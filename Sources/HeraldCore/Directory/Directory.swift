@@ -39,7 +39,8 @@ public struct Directory: Sendable {
         do {
             let rows = try await client.query(
                 """
-                INSERT INTO users AS u (external_id, email, name) VALUES (\(id.rawValue), \(profile.email), \(profile.name))
+                INSERT INTO users AS u (external_id, email, name)
+                VALUES (\(id.rawValue), \(profile.email), \(profile.name))
                 ON CONFLICT (external_id) DO UPDATE
                 SET email = EXCLUDED.email, name = EXCLUDED.name, updated_at = now()
                 RETURNING \(unescaped: Self.userColumns), (xmax = 0) AS inserted

@@ -56,7 +56,8 @@ public struct DeliveryLogStore: Sendable {
                 """
                 DELETE FROM deliveries WHERE id = ANY (ARRAY(
                     SELECT id FROM deliveries
-                    WHERE state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled') AND finished_at < \(cutoff)
+                    WHERE state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
+                        AND finished_at < \(cutoff)
                     LIMIT \(chunk)))
                 """)
             deliveries += deleted

@@ -43,8 +43,8 @@ extension DeliveryLogStore {
         else { return nil }
         let deliveries = try await client.query(
             """
-            SELECT d.id, u.external_id, d.device_token_id, d.environment, d.state, d.attempts::int8, d.last_status::int8,
-                d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at
+            SELECT d.id, u.external_id, d.device_token_id, d.environment, d.state, d.attempts::int8,
+                d.last_status::int8, d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at
             FROM deliveries AS d JOIN users AS u ON u.id = d.user_id
             WHERE d.notification_id = \(id)
             ORDER BY u.external_id, d.created_at, d.id

@@ -41,7 +41,8 @@ public struct NotificationStore: Sendable {
                 RETURNING id
             ),
             k AS (
-                INSERT INTO idempotency_keys (api_key_id, key, request_hash, notification_id, response_status, response_body)
+                INSERT INTO idempotency_keys
+                    (api_key_id, key, request_hash, notification_id, response_status, response_body)
                 SELECT \(idempotency?.apiKeyID), \(idempotency?.key), \(idempotency?.requestHash), n.id, 202,
                        jsonb_build_object('id', n.id)
                 FROM n WHERE \(idempotency?.key)::text IS NOT NULL

@@ -69,7 +69,8 @@ public struct PreferenceStore: Sendable {
                               SELECT 1 FROM project_members m WHERE m.project_id = pr.id AND m.user_id = u.id))
                     ),
                     p AS (
-                        INSERT INTO project_member_preferences AS x (user_id, project_id\(columns.map { ", " + $0 }.joined()))
+                        INSERT INTO project_member_preferences AS x
+                            (user_id, project_id\(columns.map { ", " + $0 }.joined()))
                         SELECT member.user_id, member.project_id\(values.map { ", " + $0 }.joined()) FROM member
                         ON CONFLICT (user_id, project_id) DO UPDATE SET \(updates)
                         RETURNING *

@@ -1,7 +1,8 @@
 import Foundation
 import HeraldCore
 
-/// One delivery-log row in the API's field names, ids in lowercase like every other answer. It has no device token field by construction.
+/// One delivery-log row in the API's field names, ids in lowercase like every other answer. It has no device token
+/// field by construction.
 struct DeliveryLogItem: Encodable {
     var id: String
     var createdAt: Date

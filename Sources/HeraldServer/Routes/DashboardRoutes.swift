@@ -31,7 +31,8 @@ struct DashboardRoutes {
             let body = ByteBuffer(bytes: asset.bytes)
             let headers: HTTPFields = [
                 .contentType: asset.contentType,
-                // The files change only with the binary: revalidate rather than serve a stale dashboard after an upgrade.
+                // The files change only with the binary: revalidate rather than serve a stale dashboard after an
+                // upgrade.
                 .cacheControl: "no-cache",
                 .contentSecurityPolicy: Self.contentSecurityPolicy,
                 .xContentTypeOptions: "nosniff",

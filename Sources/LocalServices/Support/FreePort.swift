@@ -3,7 +3,7 @@ import Glibc
 /// Asks the kernel for a loopback TCP port nobody is using right now.
 ///
 /// Another process could take it before the caller binds it, so callers retry on "address in use".
-func freeLoopbackPort() throws -> Int {
+public func freeLoopbackPort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { throw PortError(reason: String(cString: strerror(errno))) }
     defer { close(descriptor) }

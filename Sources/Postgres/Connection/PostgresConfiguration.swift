@@ -22,8 +22,8 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible, CustomRe
             // libpq's reason may quote the whole string, password included.
             throw PostgresError(
                 kind: .connectionFailed,
-                message:
-                    "invalid database URL: \(Self.redactingPassword(reason.trimmingCharacters(in: .whitespacesAndNewlines)))"
+                message: "invalid database URL: "
+                    + Self.redactingPassword(reason.trimmingCharacters(in: .whitespacesAndNewlines))
             )
         }
         PQconninfoFree(options)

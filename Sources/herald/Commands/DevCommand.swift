@@ -15,10 +15,10 @@ struct DevCommand: AsyncParsableCommand {
             Starts a private PostgreSQL kept in the data folder (a restart keeps its state) and applies the \
             migrations; starts apns-mock on loopback, trusting a signing key kept in the data folder; runs the \
             gateway (HTTP API, expansion and delivery engine) in sandbox mode against the mock on 127.0.0.1; sets \
-            up a demo user, a colleague and a demo project. Then prints the URL, a new admin API key, a user token \
-            for the demo user and three curl commands to try (register a device, post an event, read the delivery \
-            log), and a line for each push the mock receives. Ctrl-C or SIGTERM stops the server, the engine, the \
-            mock and PostgreSQL, in that order.
+            up a demo user, a colleague and a demo project. Then prints the URL, a new admin API key (earlier runs' \
+            keys are revoked), a user token for the demo user and three curl commands to try (register a device, \
+            post an event, read the delivery log), and a line for each push the mock receives. Ctrl-C or SIGTERM \
+            stops the server, the engine, the mock and PostgreSQL, in that order.
             """)
 
     @Option(help: ArgumentHelp("Folder for everything dev keeps between runs.", valueName: "dir"))
@@ -41,7 +41,7 @@ struct DevCommand: AsyncParsableCommand {
         let shutdown = ShutdownSignal()
         let logger = try Logger.herald(label: "herald.dev", environment: ProcessInfo.processInfo.environment)
         let folder = try DevDataFolder(path: dataDir)
-        let postgresDirectory = await folder.postgresDirectory()
+        let postgresDirectory = try await folder.postgresDirectory()
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
         let postgres = try await EmbeddedPostgres.start(options: .init(directory: postgresDirectory, durable: true))
         do {
@@ -87,7 +87,7 @@ struct DevCommand: AsyncParsableCommand {
         folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
     ) async throws {
         try await DevDemo.seed(Directory(client: client))
-        let apiKey = try await APIKeyStore(client: client).create(name: "herald dev", scope: .admin)
+        let apiKey = try await DevAPIKey.replace(in: APIKeyStore(client: client))
         let secret = try folder.userTokenSecret()
         let userToken = try DevDemo.userToken(secret: secret)
 

@@ -22,8 +22,9 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "Topic (bundle id; the push type's suffix is added). Default: APNS_BUNDLE_ID.") var topic: String?
     @Flag(help: "Environment (default: APNS_PRODUCTION).") var environment: Environment?
     @Option(
-        help:
-            "Push type: alert, background, location, voip, complication, fileprovider, liveactivity, pushtotalk, widgets, controls."
+        help: ArgumentHelp(
+            "Push type: alert, background, location, voip, complication, fileprovider, liveactivity, pushtotalk, "
+                + "widgets, controls.")
     )
     var pushType = "alert"
     @Option(help: "Priority 10, 5 or 1 (default 10; 5 for background).") var priority: Int?

@@ -15,12 +15,17 @@ struct DevDataFolder {
     }
 
     /// Where PostgreSQL's cluster lives: `postgres/`, unless PostgreSQL's account cannot reach it.
-    func postgresDirectory() async -> URL {
+    /// - Throws: ``CommandFailure`` when the fallback under `/var/tmp/herald-dev` is not safe to use.
+    func postgresDirectory() async throws -> URL {
         let directory = root.appendingPathComponent("postgres")
         guard !(await EmbeddedPostgres.canKeepData(in: directory)) else { return directory }
-        // As root, PostgreSQL runs as an unprivileged account that cannot enter folders such as /root.
-        let fallback = URL(fileURLWithPath: "/var/tmp/herald-dev")
+        // As root, PostgreSQL runs as an unprivileged account that cannot enter folders such as /root. /var/tmp is
+        // open to every user, so the shared folder must be root's alone before root chowns anything in it.
+        let shared = "/var/tmp/herald-dev"
+        try OwnedFolder.prepare(shared)
+        let fallback = URL(fileURLWithPath: shared)
             .appendingPathComponent(directory.path.replacingOccurrences(of: "/", with: "_"))
+        try OwnedFolder.requireNoLink(fallback.path)
         Console.line("PostgreSQL's account cannot reach \(directory.path); keeping its data in \(fallback.path)")
         return fallback
     }

@@ -35,7 +35,7 @@ struct DevWelcome {
           URL         \(baseURL)
           Dashboard   \(baseURL)/dashboard (sign in with the API key)
           API key     \(apiKey)
-                      (admin scope, made for this run; Herald stores only its hash)
+                      (admin scope, made for this run; earlier runs' keys are revoked; Herald stores only its hash)
           User token  \(userToken)
                       (user \(DevDemo.userID.rawValue), HS256, valid \(Int(DevDemo.userTokenLifetime / 86400)) days)
           Database    \(databaseURL)

@@ -2,7 +2,7 @@ import APNsMock
 import Foundation
 
 /// One line per push apns-mock answers, so a newcomer sees pushes arrive: when, its apns-id, topic, push type,
-/// alert title and the answer. Never the device token.
+/// alert title and the answer, control characters escaped. Never the device token.
 enum PushReport {
     static func line(for request: MockRecordedRequest, at date: Date = Date()) -> String {
         let time = ISO8601DateFormatter.string(from: date, timeZone: .current, formatOptions: [.withFullTime])
@@ -24,7 +24,8 @@ enum PushReport {
             "topic \(request.header("apns-topic") ?? "-")", "type \(request.header("apns-push-type") ?? "-")",
         ]
         if let title = alertTitle(request.body) { fields.append("title \"\(title)\"") }
-        return fields.joined(separator: ", ") + ": " + answer
+        // The title and headers are API input: escaped, they cannot send escape sequences to the terminal.
+        return TerminalText.escapingControls(fields.joined(separator: ", ") + ": " + answer)
     }
 
     /// `aps.alert.title`, or `aps.alert` when the alert is a plain string.

@@ -2,11 +2,13 @@ import APNs
 import Foundation
 import Glibc
 import HeraldCore
+import LocalServices
 import NIOHTTP1
+import Synchronization
 
 /// Drives Debian's Chromium through `chromedriver` with the W3C WebDriver protocol: JSON over HTTP, no client
 /// library. One instance owns one chromedriver process and at most one browser session.
-final class WebDriver: @unchecked Sendable {
+final class WebDriver: Sendable {
     static let chromium = "/usr/bin/chromium"
     static let chromedriver = "/usr/bin/chromedriver"
     /// The key W3C WebDriver uses for an element reference in JSON.
@@ -19,7 +21,8 @@ final class WebDriver: @unchecked Sendable {
     private let driver: Process
     private let logURL: URL
     private let port: Int
-    private var sessionID: String?
+    /// The open browser session; a mutex because ``stop()`` may run while a canceled test's command is in flight.
+    private let sessionID = Mutex<String?>(nil)
 
     /// Starts chromedriver on a free port and waits until it accepts sessions.
     /// - Throws: ``Failure`` saying what to install when Chromium or chromedriver is missing.
@@ -30,7 +33,7 @@ final class WebDriver: @unchecked Sendable {
                     "\(program) is missing: the dashboard test needs Debian's Chromium. "
                     + "Install it with `apt-get install -y chromium chromium-driver`.")
         }
-        port = try Self.freePort()
+        port = try freeLoopbackPort()
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("chromedriver-\(UUID()).log")
         FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
@@ -56,7 +59,8 @@ final class WebDriver: @unchecked Sendable {
 
     var output: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
-    /// Opens headless Chromium with a window of the given size. Running as root needs `--no-sandbox`.
+    /// Opens headless Chromium with a window of the given size. Always with `--no-sandbox`: Chromium will not start
+    /// its sandbox as root, which these tests often run as, and the browser only loads Herald's dashboard on loopback.
     func startSession(width: Int, height: Int) async throws {
         let capabilities: JSONValue = .object([
             "capabilities": .object([
@@ -77,13 +81,12 @@ final class WebDriver: @unchecked Sendable {
         guard let id = answer["sessionId"]?.stringValue else {
             throw Failure(description: "no session id in \(answer)")
         }
-        sessionID = id
+        sessionID.withLock { $0 = id }
     }
 
     /// Ends the browser session (if any) and chromedriver. Safe to call more than once, also from a canceled task.
     func stop() async {
-        if let sessionID {
-            self.sessionID = nil
+        if let sessionID = sessionID.withLock({ $0.take() }) {
             // A task of its own: a canceled test must still close its browser.
             _ = await Task { try? await send(.DELETE, "/session/\(sessionID)") }.value
         }
@@ -163,7 +166,7 @@ final class WebDriver: @unchecked Sendable {
     // MARK: Transport
 
     private func session(_ method: HTTPMethod, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue {
-        guard let sessionID else { throw Failure(description: "no browser session") }
+        guard let sessionID = sessionID.withLock({ $0 }) else { throw Failure(description: "no browser session") }
         return try await send(method, "/session/\(sessionID)\(path)", body)
     }
 
@@ -192,24 +195,5 @@ final class WebDriver: @unchecked Sendable {
             let fields = stat[afterName.upperBound...].split(separator: " ")
             return fields.count > 1 && Int32(fields[1]) == pid ? child : nil
         }
-    }
-
-    /// A loopback port nobody listens on right now: bind to port 0, read the port, close.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socket, generic, length) == 0 && getsockname(socket, generic, &length) == 0
-            }
-        }
-        guard bound else { throw Failure(description: "could not bind a loopback port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

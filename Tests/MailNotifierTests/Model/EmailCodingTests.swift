@@ -23,7 +23,8 @@ struct EmailCodingTests {
 
     @Test func optionalFieldsDefault() throws {
         let json =
-            #"{"id": "e1", "threadId": "t1", "accountId": "a1", "fromAddress": "x@y.z", "dateReceived": "2026-02-19T12:00:00.250+01:00"}"#
+            #"{"id": "e1", "threadId": "t1", "accountId": "a1", "fromAddress": "x@y.z", "#
+            + #""dateReceived": "2026-02-19T12:00:00.250+01:00"}"#
         let email = try JSONDecoder().decode(Email.self, from: Data(json.utf8))
         #expect(email.fromName == nil)
         #expect(email.snippet == nil)

@@ -7,7 +7,8 @@ struct NotificationContentBuilderTests {
         "E-1", thread: "T-7", account: "acct-9", from: "john@example.com", name: "John Doe",
         subject: "Meeting Tomorrow",
         snippet:
-            "Hi team, let's discuss the Q1 budget review next week. Please bring the spreadsheets and any notes from last time."
+            "Hi team, let's discuss the Q1 budget review next week. "
+            + "Please bring the spreadsheets and any notes from last time."
     )
 
     @Test func acN03TitleIsTheSenderName() {
