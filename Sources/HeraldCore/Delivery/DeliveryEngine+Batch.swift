@@ -207,7 +207,10 @@ extension DeliveryEngine {
         guard changed else { return }
         if tripped {
             logger.critical(
-                "too many recent APNs answers would deactivate devices; deactivation is suspended and those deliveries are kept for retry. Check the APNs key, team, topic and environment.",
+                """
+                too many recent APNs answers would deactivate devices; deactivation is suspended and those \
+                deliveries are kept for retry. Check the APNs key, team, topic and environment.
+                """,
                 metadata: [DeliveryMetadataKey.count: "\(deactivating)"])
         } else {
             logger.notice("device deactivation resumed: recent APNs answers look normal again")

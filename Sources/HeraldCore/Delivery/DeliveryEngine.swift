@@ -132,7 +132,10 @@ public final class DeliveryEngine: Sendable {
         guard first else { return }
         metrics.setPaused(true)
         logger.critical(
-            "APNs refused Herald's credentials (\(reason)); sending with this key is paused until the credentials change (restart with the new key) or `herald deliveries resume` is run",
+            """
+            APNs refused Herald's credentials (\(reason)); sending with this key is paused until the credentials \
+            change (restart with the new key) or `herald deliveries resume` is run
+            """,
             metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)", DeliveryMetadataKey.reason: "\(reason)"])
     }
 
