@@ -122,12 +122,29 @@ import Yams
         }
     }
 
-    /// `kubectl apply -k` applies every file but the migration Job, which runs first on each upgrade.
-    @Test func kustomizationListsEveryManifestButTheJob() throws {
-        let kustomization = try #require(manifests.all("Kustomization").first)
-        let listed = Set(kustomization.node["resources"]?.array().compactMap(\.string) ?? [])
-        let files = Set(manifests.objects.filter { !["Kustomization", "Job"].contains($0.kind) }.map(\.file))
-        #expect(listed == files)
+    /// The files `kubectl apply -k` applies.
+    var kustomized: Set<String> {
+        get throws {
+            let kustomization = try #require(manifests.all("Kustomization").first)
+            return Set(kustomization.node["resources"]?.array().compactMap(\.string) ?? [])
+        }
+    }
+
+    /// `kubectl apply -k` applies every file but the Secrets, created once beforehand, and the migration Job, which
+    /// runs first on each upgrade.
+    @Test func kustomizationListsEveryManifestButTheSecretsAndTheJob() throws {
+        let excluded: Set<String> = ["Kustomization", "Secret", "Job"]
+        let files = Set(manifests.objects.filter { !excluded.contains($0.kind) }.map(\.file))
+        #expect(try kustomized == files)
+    }
+
+    /// Applying the kustomization must never overwrite the real Secrets with the placeholders in secret.yaml.
+    @Test func kustomizationLeavesTheSecretsOut() throws {
+        let secretFiles = Set(manifests.all("Secret").map(\.file))
+        #expect(secretFiles == ["secret.yaml"])
+        #expect(try kustomized.isDisjoint(with: secretFiles))
+        let names = Set(manifests.all("Secret").map(\.name))
+        #expect(names == ["herald-database", "herald-apns-key", "herald-user-tokens"])
     }
 
     @Test func namesOnlyVariablesHeraldReads() throws {

@@ -147,8 +147,24 @@ import Testing
             let answer = try await api.call(.get, "/api/v1/stats?window=\(window)", headers: harness.admin())
             #expect(answer.status == .unprocessableContent)
             #expect(answer.field == "window")
-            let send = try await api.call(.get, "/api/v1/stats", headers: harness.bearer(harness.keys[.send]!))
-            #expect(send.status == .forbidden)
+        }
+    }
+
+    @Test func everyKeyReadsButUsersMayNot() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await Self.seed(api)
+            for scope in APIKeyScope.allCases {
+                let answer = try await api.call(
+                    .get, "/api/v1/stats?window=1h", headers: harness.bearer(harness.keys[scope]!))
+                #expect(answer.status == .ok, "\(scope)")
+                #expect(Self.type(answer, "release")?["finished"] == .int(10), "\(scope)")
+            }
+            let user = try await api.call(.get, "/api/v1/stats", headers: try harness.user("alice"))
+            #expect(user.status == .forbidden)
+            #expect(user.error == "forbidden")
+            let none = try await api.call(.get, "/api/v1/stats")
+            #expect(none.status == .unauthorized)
         }
     }
 }

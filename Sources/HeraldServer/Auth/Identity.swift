@@ -8,15 +8,17 @@ enum Identity: Sendable {
 }
 
 extension HeraldRequestContext {
-    /// The caller's API key, if its scope is one of `scopes`.
-    /// - Throws: 401 without credentials, 403 for user tokens and keys of another scope.
-    func requireAPIKey(_ scopes: Set<APIKeyScope>) throws(APIError) -> APIKey {
+    /// The caller's API key, if its scope grants `needed` (see ``APIKeyScope/grants(_:)``).
+    /// - Throws: 401 without credentials, 403 for user tokens and keys of a lesser scope.
+    func requireAPIKey(_ needed: APIKeyScope) throws(APIError) -> APIKey {
         switch identity {
         case nil: throw .unauthorized("send Authorization: Bearer <API key>")
         case .user: throw .forbidden("this route needs an API key")
         case .apiKey(let key, _):
-            guard scopes.contains(key.scope) else {
-                throw .forbidden("an API key of scope \(key.scope.rawValue) may not call this route")
+            guard key.scope.grants(needed) else {
+                throw .forbidden(
+                    "an API key of scope \(key.scope.rawValue) may not call this route; it needs scope \(needed.rawValue)"
+                )
             }
             return key
         }

@@ -8,7 +8,7 @@ struct DirectoryRoutes {
 
     func register(on table: RouteTable) {
         table.on(.put, "/api/v1/users/{userId}") { request, context in
-            _ = try context.requireAPIKey([.admin])
+            _ = try context.requireAPIKey(.admin)
             let id = try context.externalID("userId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["email", "name"])
@@ -19,14 +19,14 @@ struct DirectoryRoutes {
             return try JSONResponse.make(UserResponse(user), status: created ? .created : .ok)
         }
         table.on(.delete, "/api/v1/users/{userId}") { _, context in
-            _ = try context.requireAPIKey([.admin])
+            _ = try context.requireAPIKey(.admin)
             guard try await services.directory.deleteUser(try context.externalID("userId")) else {
                 throw APIError.notFound("no user has this id", field: "userId")
             }
             return Response(status: .noContent)
         }
         table.on(.put, "/api/v1/projects/{projectId}") { request, context in
-            _ = try context.requireAPIKey([.admin])
+            _ = try context.requireAPIKey(.admin)
             let id = try context.externalID("projectId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["name", "ownerId"])
@@ -36,14 +36,14 @@ struct DirectoryRoutes {
             return try JSONResponse.make(ProjectResponse(project), status: created ? .created : .ok)
         }
         table.on(.delete, "/api/v1/projects/{projectId}") { _, context in
-            _ = try context.requireAPIKey([.admin])
+            _ = try context.requireAPIKey(.admin)
             guard try await services.directory.deleteProject(try context.externalID("projectId")) else {
                 throw APIError.notFound("no project has this id", field: "projectId")
             }
             return Response(status: .noContent)
         }
         table.on(.put, "/api/v1/projects/{projectId}/members/{userId}") { request, context in
-            _ = try context.requireAPIKey([.admin])
+            _ = try context.requireAPIKey(.admin)
             let project = try context.externalID("projectId")
             let user = try context.externalID("userId")
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
@@ -53,7 +53,7 @@ struct DirectoryRoutes {
                 MemberResponse(projectId: project.rawValue, userId: user.rawValue), status: created ? .created : .ok)
         }
         table.on(.delete, "/api/v1/projects/{projectId}/members/{userId}") { _, context in
-            _ = try context.requireAPIKey([.admin])
+            _ = try context.requireAPIKey(.admin)
             let removed = try await services.directory.deleteMember(
                 project: try context.externalID("projectId"), user: try context.externalID("userId"))
             guard removed else { throw APIError.notFound("no such membership") }

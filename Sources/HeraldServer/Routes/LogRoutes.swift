@@ -7,7 +7,7 @@ struct LogRoutes {
 
     func register(on table: RouteTable) {
         table.on(.get, "/api/v1/logs") { request, context in
-            _ = try context.requireAPIKey([.admin, .read])
+            _ = try context.requireAPIKey(.read)
             let query = try LogQuery.parse(request.uri.queryParameters)
             // One row more than asked tells whether another page follows.
             var entries = try await logs.list(query.filter, limit: query.limit + 1, before: query.cursor)

@@ -9,7 +9,7 @@ struct ScheduleRoutes {
 
     func register(on table: RouteTable) {
         table.on(.delete, "/api/v1/notifications/{notificationId}") { _, context in
-            _ = try context.requireAPIKey([.admin, .send])
+            _ = try context.requireAPIKey(.send)
             let id = try context.uuid("notificationId")
             guard let cancellation = try await services.notifications.cancel(id) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
@@ -17,7 +17,7 @@ struct ScheduleRoutes {
             return try JSONResponse.make(CancellationResponse(id: id.uuidString.lowercased(), cancellation))
         }
         table.on(.patch, "/api/v1/notifications/{notificationId}") { request, context in
-            _ = try context.requireAPIKey([.admin, .send])
+            _ = try context.requireAPIKey(.send)
             let id = try context.uuid("notificationId")
             let change = try ScheduleChangeRequest.parse(
                 try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize)))

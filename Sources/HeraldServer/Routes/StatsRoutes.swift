@@ -7,7 +7,7 @@ struct StatsRoutes {
 
     func register(on table: RouteTable) {
         table.on(.get, "/api/v1/stats") { request, context in
-            _ = try context.requireAPIKey([.admin, .read])
+            _ = try context.requireAPIKey(.read)
             let parameters = request.uri.queryParameters
             for (name, _) in parameters where name != "window" && name != "buckets" {
                 throw APIError.validation("is not a parameter of this route", field: String(name))

@@ -29,7 +29,7 @@ struct KeysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key and print it once.")
         @OptionGroup var database: DatabaseOptions
         @Option(help: "A name to recognise the key by (1 to 100 characters).") var name: String
-        @Option(help: "admin (every route), send (events and notifications) or read (logs and stats).")
+        @Option(help: "read (logs, stats, notifications and deliveries), send (also sends) or admin (every route).")
         var scope: ScopeArgument = .send
 
         func run() async throws {

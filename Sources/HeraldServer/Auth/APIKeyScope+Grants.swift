@@ -1,0 +1,20 @@
+import HeraldCore
+
+extension APIKeyScope {
+    /// Whether a key of this scope may call a route that needs `needed`.
+    ///
+    /// Scopes nest, so each route names only the least it needs: `read` reads logs, stats, notifications and
+    /// deliveries; `send` also posts events and sends, schedules and cancels notifications; `admin` also manages
+    /// users and acts for them.
+    func grants(_ needed: APIKeyScope) -> Bool {
+        rank >= needed.rank
+    }
+
+    private var rank: Int {
+        switch self {
+        case .read: 0
+        case .send: 1
+        case .admin: 2
+        }
+    }
+}
