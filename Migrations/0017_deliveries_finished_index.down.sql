@@ -1,0 +1,2 @@
+-- herald:no-transaction
+DROP INDEX CONCURRENTLY deliveries_finished_idx;
