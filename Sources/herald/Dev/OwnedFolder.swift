@@ -1,3 +1,5 @@
+// On Linux the compiler attributes `stat`'s fields to Dispatch's C module, which MemberImportVisibility then requires.
+import Dispatch
 import Glibc
 
 /// Checks for a folder this account keeps in a place every local user may write in, such as `/var/tmp`.
@@ -38,8 +40,8 @@ enum OwnedFolder {
 
     /// The status of `path` itself (`lstat`), or `nil` when nothing is there.
     /// - Throws: ``CommandFailure`` when `path` is a symbolic link or anything else but a folder.
-    private static func folderStatus(_ path: String) throws -> stat? {
-        var status = stat()
+    private static func folderStatus(_ path: String) throws -> Glibc.stat? {
+        var status = Glibc.stat()
         guard lstat(path, &status) == 0 else {
             if errno == ENOENT { return nil }
             throw failure(path, "cannot inspect it: \(errorText())")
