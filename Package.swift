@@ -7,6 +7,11 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// Benchmark executables, built only with `HERALD_BENCHMARKS=1`, to keep them out of the test build.
+func benchmarks(_ targets: [Target]) -> [Target] {
+    Context.environment["HERALD_BENCHMARKS"] == nil ? [] : targets
+}
+
 // MARK: - C libraries (each imported by exactly one Swift module)
 
 let cLibraries: [Target] = [
@@ -167,16 +172,14 @@ let mailNotifierTargets: [Target] =
             swiftSettings: strictSettings
         ),
     ]
-    + (Context.environment["HERALD_BENCHMARKS"] == nil
-        ? []
-        : [
-            .executableTarget(
-                name: "mail-notifier-bench",
-                dependencies: ["MailNotifier"],
-                path: "Benchmarks/MailNotifierBench",
-                swiftSettings: strictSettings
-            )
-        ])
+    + benchmarks([
+        .executableTarget(
+            name: "mail-notifier-bench",
+            dependencies: ["MailNotifier"],
+            path: "Benchmarks/MailNotifierBench",
+            swiftSettings: strictSettings
+        )
+    ])
 
 // MARK: - Delivery engine
 
@@ -199,55 +202,50 @@ let deliveryEngineTargets: [Target] =
             swiftSettings: strictSettings
         )
     ]
-    + (Context.environment["HERALD_BENCHMARKS"] == nil
-        ? []
-        : [
-            .executableTarget(
-                name: "delivery-bench",
-                dependencies: [
-                    "APNs",
-                    "APNsMock",
-                    "Cryptography",
-                    "HeraldCore",
-                    "LocalServices",
-                    "Postgres",
-                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                    .product(name: "Logging", package: "swift-log"),
-                ],
-                path: "Benchmarks/DeliveryThroughput",
-                swiftSettings: strictSettings
-            )
-        ])
-
-// MARK: - Benchmarks (built only with HERALD_BENCHMARKS=1, to keep them out of the test build)
-
-let benchmarkTargets: [Target] =
-    Context.environment["HERALD_BENCHMARKS"] == nil
-    ? []
-    : [
+    + benchmarks([
         .executableTarget(
-            name: "postgres-bulk-bench",
-            dependencies: [
-                "HeraldCore",
-                "LocalServices",
-                "Postgres",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/PostgresBulkWrite",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "apns-bench",
+            name: "delivery-bench",
             dependencies: [
                 "APNs",
                 "APNsMock",
+                "Cryptography",
+                "HeraldCore",
+                "LocalServices",
+                "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Benchmarks/APNsThroughput",
+            path: "Benchmarks/DeliveryThroughput",
             swiftSettings: strictSettings
-        ),
-    ]
+        )
+    ])
+
+// MARK: - Benchmarks
+
+let benchmarkTargets: [Target] = benchmarks([
+    .executableTarget(
+        name: "postgres-bulk-bench",
+        dependencies: [
+            "HeraldCore",
+            "LocalServices",
+            "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Benchmarks/PostgresBulkWrite",
+        swiftSettings: strictSettings
+    ),
+    .executableTarget(
+        name: "apns-bench",
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Benchmarks/APNsThroughput",
+        swiftSettings: strictSettings
+    ),
+])
 
 // MARK: - Gateway API
 
@@ -288,23 +286,21 @@ let gatewayTargets: [Target] =
             swiftSettings: strictSettings
         ),
     ]
-    + (Context.environment["HERALD_BENCHMARKS"] == nil
-        ? []
-        : [
-            .executableTarget(
-                name: "gateway-bench",
-                dependencies: [
-                    "Cryptography",
-                    "HeraldCore",
-                    "LocalServices",
-                    "Postgres",
-                    .product(name: "Logging", package: "swift-log"),
-                ],
-                path: "Benchmarks/GatewayAPI",
-                exclude: ["register.lua"],
-                swiftSettings: strictSettings
-            )
-        ])
+    + benchmarks([
+        .executableTarget(
+            name: "gateway-bench",
+            dependencies: [
+                "Cryptography",
+                "HeraldCore",
+                "LocalServices",
+                "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/GatewayAPI",
+            exclude: ["register.lua"],
+            swiftSettings: strictSettings
+        )
+    ])
 
 // MARK: - Deployment files (deploy/): parsed and checked, never run
 
