@@ -13,6 +13,8 @@ struct DevAPNs {
 
     private let server: APNsMockServer
     private let settings: APNsSettings
+    private let received: AsyncStream<MockRecordedRequest>.Continuation
+    private let reporter: Task<Void, Never>
 
     /// The mock's port on 127.0.0.1.
     var port: Int { server.port }
@@ -21,13 +23,20 @@ struct DevAPNs {
     static func start(in folder: DevDataFolder) async throws -> DevAPNs {
         let directory = try folder.apnsDirectory()
         let key = try signingKey(in: directory)
+        // The mock hands each request over from its event loop; the lines are built and written here instead, so a
+        // slow terminal never holds up the mock.
+        let (requests, received) = AsyncStream.makeStream(
+            of: MockRecordedRequest.self, bufferingPolicy: .bufferingNewest(10_000))
+        let reporter = Task {
+            for await request in requests { Console.line(PushReport.line(for: request)) }
+        }
         let server = try APNsMockServer(
             configuration: APNsMockConfiguration(
                 teamID: teamID, keys: [key.keyID: key.privateKeyPEM], bundleIDs: [bundleID],
                 recordsRequests: false,
                 // Every restart of Herald signs a new provider token; Apple's 20-minute rule would refuse them.
                 limitsTokenUpdates: false,
-                onRequest: { Console.line(PushReport.line(for: $0)) }))
+                onRequest: { received.yield($0) }))
         // The mock makes a new CA on every start, so the file is rewritten each time.
         let caFile = directory.appendingPathComponent("apns-mock-ca.pem")
         try server.certificateAuthority.writeCACertificate(to: caFile.path)
@@ -38,7 +47,7 @@ struct DevAPNs {
             flags: .init(
                 keyID: key.keyID, teamID: teamID, keyPath: key.path, bundleID: bundleID, production: false,
                 sandboxURL: mockURL, productionURL: mockURL, caFile: caFile.path, connections: 1))
-        return DevAPNs(server: server, settings: settings)
+        return DevAPNs(server: server, settings: settings, received: received, reporter: reporter)
     }
 
     /// The delivery engine, sending both environments to the mock.
@@ -49,8 +58,12 @@ struct DevAPNs {
             environment: [:], logger: logger)
     }
 
-    /// Closes the mock's socket and its connections.
-    func stop() async throws { try await server.stop() }
+    /// Closes the mock's socket and its connections, then prints what it still had to report.
+    func stop() async throws {
+        try await server.stop()
+        received.finish()
+        await reporter.value
+    }
 
     /// The `.p8` key in `directory` (`AuthKey_<KEYID>.p8`, as Apple names them), made on the first run.
     private static func signingKey(in directory: URL) throws -> (keyID: String, privateKeyPEM: String, path: String) {
