@@ -11,6 +11,7 @@ import LocalServices
 import Logging
 import NIOCore
 import Postgres
+import Testing
 
 /// A real Herald server on a free port over a fresh database, with credentials of every kind.
 struct APIHarness: Sendable {
@@ -140,5 +141,23 @@ struct API: Sendable {
         let response = try await client.executeRequest(
             uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
         return Answer(status: response.status, headers: response.headers, text: String(buffer: response.body))
+    }
+
+    /// Calls `GET path` with a key of every scope and hands each answer to `check`, then expects a user token to be
+    /// refused (403) and a call without credentials to be unauthenticated (401): what every reading route does.
+    func expectEveryKeyReadsButNotUsers(
+        _ path: String, check: (Answer, APIKeyScope) throws -> Void
+    ) async throws {
+        for scope in APIKeyScope.allCases {
+            let answer = try await call(.get, path, headers: harness.bearer(harness.keys[scope]!))
+            #expect(answer.status == .ok, "\(scope)")
+            try check(answer, scope)
+        }
+        let bare = String(path.prefix { $0 != "?" })
+        let user = try await call(.get, bare, headers: try harness.user("alice"))
+        #expect(user.status == .forbidden)
+        #expect(user.error == "forbidden")
+        let none = try await call(.get, bare)
+        #expect(none.status == .unauthorized)
     }
 }
