@@ -67,59 +67,63 @@ extension DeliveryLogStore {
     public func stats(window: Duration, buckets: Int? = nil, now: Date = Date()) async throws -> DeliveryStats {
         let seconds = Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18
         let since = now.addingTimeInterval(-seconds)
+        let count = max(1, min(buckets ?? 1, DeliveryStats.maximumBuckets))
+        let width = seconds / Double(count)
+        // One read of the window, grouped three ways, so the totals, reasons and chart agree with each other.
+        // GROUPING(...) says which way a row is grouped: 3 by type, 5 by reason, 6 by bucket. A delivery that
+        // finished exactly at `now` belongs to the last bucket, not one past it.
         let rows = try await client.query(
             """
-            SELECT n.type, d.state, count(*)
-            FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
-            WHERE d.finished_at >= \(since) AND d.finished_at <= \(now)
-            GROUP BY n.type, d.state
+            SELECT GROUPING(type, last_reason, bucket), type, state, last_reason, bucket, count(*)
+            FROM (
+                SELECT n.type, d.state, d.last_reason,
+                    LEAST(floor(extract(epoch FROM d.finished_at - \(since))::float8 / \(width))::bigint, \(count - 1))
+                        AS bucket
+                FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
+                WHERE d.finished_at >= \(since) AND d.finished_at <= \(now)
+            ) AS finished
+            GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
             """
-        ).decode((String, String, Int).self)
+        ).decode((Int32, String?, String, String?, Int?, Int).self)
         var byType: [String: [String: Int]] = [:]
-        for (type, state, count) in rows { byType[type, default: [:]][state] = count }
-        var series: [DeliveryStats.Bucket]?
-        if let buckets {
-            series = try await self.series(since: since, until: now, buckets: buckets)
+        var reasons: [DeliveryStats.FailureReason] = []
+        var byBucket = Array(repeating: [String: Int](), count: count)
+        for (grouping, type, state, reason, bucket, total) in rows {
+            switch grouping {
+            case 3: if let type { byType[type, default: [:]][state] = total }
+            case 5 where DeliveryStats.failureStates.contains(state):
+                reasons.append(DeliveryStats.FailureReason(state: state, reason: reason, count: total))
+            case 6: if let bucket, byBucket.indices.contains(bucket) { byBucket[bucket][state] = total }
+            default: break
+            }
+        }
+        let series = buckets.map { _ in
+            byBucket.enumerated().map { index, byState in
+                DeliveryStats.Bucket(
+                    start: since.addingTimeInterval(width * Double(index)),
+                    end: index == count - 1 ? now : since.addingTimeInterval(width * Double(index + 1)),
+                    byState: byState)
+            }
         }
         return DeliveryStats(
             since: since, until: now,
             types: byType.keys.sorted().map { DeliveryStats.TypeStats(type: $0, byState: byType[$0]!) },
-            failureReasons: try await failureReasons(since: since, until: now), series: series)
+            failureReasons: Array(
+                reasons.sorted(by: DeliveryStats.FailureReason.commonestFirst)
+                    .prefix(DeliveryStats.maximumReasons)),
+            series: series)
     }
+}
 
-    private func failureReasons(since: Date, until: Date) async throws -> [DeliveryStats.FailureReason] {
-        try await client.query(
-            """
-            SELECT state, last_reason, count(*) AS count
-            FROM deliveries
-            WHERE finished_at >= \(since) AND finished_at <= \(until) AND state = ANY (\(DeliveryStats.failureStates))
-            GROUP BY state, last_reason
-            ORDER BY count DESC, state, last_reason
-            LIMIT \(DeliveryStats.maximumReasons)
-            """
-        ).decode((String, String?, Int).self).map { DeliveryStats.FailureReason(state: $0, reason: $1, count: $2) }
-    }
-
-    private func series(since: Date, until: Date, buckets: Int) async throws -> [DeliveryStats.Bucket] {
-        let count = max(1, min(buckets, DeliveryStats.maximumBuckets))
-        let width = until.timeIntervalSince(since) / Double(count)
-        // A delivery that finished exactly at `until` belongs to the last bucket, not one past it.
-        let rows = try await client.query(
-            """
-            SELECT LEAST(floor(extract(epoch FROM finished_at - \(since))::float8 / \(width))::bigint, \(count - 1)),
-                state, count(*)
-            FROM deliveries
-            WHERE finished_at >= \(since) AND finished_at <= \(until)
-            GROUP BY 1, 2
-            """
-        ).decode((Int, String, Int).self)
-        var counts = Array(repeating: [String: Int](), count: count)
-        for (index, state, total) in rows where counts.indices.contains(index) { counts[index][state] = total }
-        return counts.enumerated().map { index, byState in
-            DeliveryStats.Bucket(
-                start: since.addingTimeInterval(width * Double(index)),
-                end: index == count - 1 ? until : since.addingTimeInterval(width * Double(index + 1)),
-                byState: byState)
+extension DeliveryStats.FailureReason {
+    /// Most deliveries first, then by state and reason (no reason last), so equal counts list in a stable order.
+    static func commonestFirst(_ a: Self, _ b: Self) -> Bool {
+        if a.count != b.count { return a.count > b.count }
+        if a.state != b.state { return a.state < b.state }
+        switch (a.reason, b.reason) {
+        case (let x?, let y?): return x < y
+        case (.some, .none): return true
+        default: return false
         }
     }
 }
