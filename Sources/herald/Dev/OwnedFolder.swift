@@ -1,11 +1,11 @@
-// On Linux the compiler attributes `stat`'s fields to Dispatch's C module, which MemberImportVisibility then requires.
-import Dispatch
+import Foundation
 import Glibc
 
 /// Checks for a folder this account keeps in a place every local user may write in, such as `/var/tmp`.
 ///
-/// Every check uses `lstat`, which does not follow symbolic links. Otherwise another user could create the folder
-/// first, or plant a link to a folder of their choosing, and have root chown and chmod whatever it points at.
+/// Every check reads the path itself (`lstat`), never following a symbolic link. Otherwise another user could create
+/// the folder first, or plant a link to a folder of their choosing, and have root chown and chmod whatever it points
+/// at.
 enum OwnedFolder {
     /// Creates `path` with mode 0711 when it is missing; otherwise requires a real folder (not a symbolic link),
     /// owned by this account, that nobody else may write in.
@@ -21,13 +21,13 @@ enum OwnedFolder {
         }
         guard errno == EEXIST else { throw failure(path, "cannot create it: \(errorText())") }
         guard let status = try folderStatus(path) else { throw failure(path, "it vanished while being checked") }
-        guard status.st_uid == geteuid() else {
+        guard status.owner == geteuid() else {
             throw failure(
                 path,
-                "it belongs to uid \(status.st_uid), not to this account (uid \(geteuid())), so that user could "
+                "it belongs to uid \(status.owner), not to this account (uid \(geteuid())), so that user could "
                     + "change what is in it; remove it")
         }
-        guard status.st_mode & 0o022 == 0 else {
+        guard status.permissions & 0o022 == 0 else {
             throw failure(path, "others may write in it, so they could plant links in it; remove it")
         }
     }
@@ -38,17 +38,30 @@ enum OwnedFolder {
         _ = try folderStatus(path)
     }
 
-    /// The status of `path` itself (`lstat`), or `nil` when nothing is there.
+    /// What the checks need of a folder.
+    private struct FolderStatus {
+        let owner: UInt32
+        let permissions: Int
+    }
+
+    /// The status of `path` itself (Foundation reads it with `lstat`), or `nil` when nothing is there.
     /// - Throws: ``CommandFailure`` when `path` is a symbolic link or anything else but a folder.
-    private static func folderStatus(_ path: String) throws -> Glibc.stat? {
-        var status = Glibc.stat()
-        guard lstat(path, &status) == 0 else {
-            if errno == ENOENT { return nil }
-            throw failure(path, "cannot inspect it: \(errorText())")
+    private static func folderStatus(_ path: String) throws -> FolderStatus? {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return nil
+        } catch {
+            throw failure(path, "cannot inspect it: \(error.localizedDescription)")
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: return status
-        case S_IFLNK: throw failure(path, "it is a symbolic link, which could lead anywhere; remove it")
+        switch attributes[.type] as? FileAttributeType {
+        case .typeDirectory?:
+            guard let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value,
+                let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue
+            else { throw failure(path, "cannot read its owner and mode") }
+            return FolderStatus(owner: owner, permissions: permissions)
+        case .typeSymbolicLink?: throw failure(path, "it is a symbolic link, which could lead anywhere; remove it")
         default: throw failure(path, "it is not a folder; remove it")
         }
     }
