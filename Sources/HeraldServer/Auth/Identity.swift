@@ -17,8 +17,8 @@ extension HeraldRequestContext {
         case .apiKey(let key, _):
             guard key.scope.grants(needed) else {
                 throw .forbidden(
-                    "an API key of scope \(key.scope.rawValue) may not call this route; it needs scope \(needed.rawValue)"
-                )
+                    "an API key of scope \(key.scope.rawValue) may not call this route; "
+                        + "it needs scope \(needed.rawValue)")
             }
             return key
         }
