@@ -88,17 +88,28 @@ let foundationTargets: [Target] = [
     ),
     .testTarget(
         name: "PostgresTests",
-        dependencies: ["Postgres", "LocalServices"],
+        dependencies: ["Postgres", "HeraldTesting"],
         swiftSettings: strictSettings
     ),
     .testTarget(
         name: "HeraldCoreTests",
-        dependencies: ["APNs", "HeraldCore", "LocalServices", "Postgres"],
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            "Cryptography",
+            "HeraldCore",
+            "HeraldTesting",
+            "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ],
         swiftSettings: strictSettings
     ),
     .testTarget(
         name: "HeraldCommandTests",
-        dependencies: ["APNsMock", "LocalServices", "Postgres", "herald"],
+        dependencies: ["APNsMock", "herald"],
         swiftSettings: strictSettings
     ),
 ]
@@ -143,6 +154,7 @@ let apnsTargets: [Target] = [
             "APNs",
             "APNsMock",
             "Cryptography",
+            "HeraldTesting",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ],
@@ -181,44 +193,61 @@ let mailNotifierTargets: [Target] =
         )
     ])
 
-// MARK: - Delivery engine
+// MARK: - Test support and end-to-end tests
 
-let deliveryEngineTargets: [Target] =
-    [
-        .testTarget(
-            name: "DeliveryEngineTests",
-            dependencies: [
-                "APNs",
-                "APNsMock",
-                "Cryptography",
-                "HeraldCore",
-                "LocalServices",
-                "Postgres",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        )
-    ]
-    + benchmarks([
-        .executableTarget(
-            name: "delivery-bench",
-            dependencies: [
-                "APNs",
-                "APNsMock",
-                "Cryptography",
-                "HeraldCore",
-                "LocalServices",
-                "Postgres",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Benchmarks/DeliveryThroughput",
-            swiftSettings: strictSettings
-        )
-    ])
+let testSupportTargets: [Target] = [
+    // Starts what tests need (databases, apns-mock, keys, built binaries) and budgets the machine between suites.
+    // Linked only into test targets, never into `herald`.
+    .target(
+        name: "HeraldTesting",
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            "Cryptography",
+            "HeraldCore",
+            "LocalServices",
+            "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Tests/HeraldTesting",
+        swiftSettings: strictSettings
+    ),
+    // The built binaries as operators run them: serve, worker, dev, migrate, mail-notifier, the dashboard.
+    .testTarget(
+        name: "EndToEndTests",
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            "HeraldCore",
+            "HeraldTesting",
+            "LocalServices",
+            "Postgres",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ],
+        swiftSettings: strictSettings
+    ),
+]
+
+let deliveryBenchmarkTargets: [Target] = benchmarks([
+    .executableTarget(
+        name: "delivery-bench",
+        dependencies: [
+            "APNs",
+            "APNsMock",
+            "Cryptography",
+            "HeraldCore",
+            "LocalServices",
+            "Postgres",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Benchmarks/DeliveryThroughput",
+        swiftSettings: strictSettings
+    )
+])
 
 // MARK: - Benchmarks
 
@@ -276,7 +305,7 @@ let gatewayTargets: [Target] =
                 "Cryptography",
                 "HeraldCore",
                 "HeraldServer",
-                "LocalServices",
+                "HeraldTesting",
                 "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -329,6 +358,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + gatewayTargets
-        + deliveryEngineTargets + deployTargets + benchmarkTargets,
+        + testSupportTargets + deliveryBenchmarkTargets + deployTargets + benchmarkTargets,
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import APNs
 import Foundation
+import HeraldTesting
 import Testing
 
 @Suite struct PayloadTests {

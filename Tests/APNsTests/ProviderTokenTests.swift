@@ -3,6 +3,7 @@ import APNsMock
 import Crypto
 import Cryptography
 import Foundation
+import HeraldTesting
 import Logging
 import Testing
 

@@ -1,6 +1,7 @@
 import APNs
 import APNsMock
 import Foundation
+import HeraldTesting
 import Logging
 import Testing
 

@@ -2,6 +2,7 @@ import APNs
 import APNsMock
 import Cryptography
 import Foundation
+import HeraldTesting
 import Testing
 
 extension Networked {

@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import LocalServices
+import HeraldTesting
 import Logging
 import Postgres
 
@@ -9,8 +9,7 @@ struct CoreDatabase {
     let client: PostgresClient
 
     static func make() async throws -> CoreDatabase {
-        let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
-        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        let url = try await TestDatabases.shared.heraldDatabase()
         return CoreDatabase(
             client: PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test")))
     }

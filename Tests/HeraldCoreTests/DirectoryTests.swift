@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct DirectoryTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct DirectoryTests {
     @Test func reRegistrationMovesTheTokenAndReactivatesIt() async throws {
         let db = try await CoreDatabase.make()
         defer { db.client.shutdown() }
@@ -82,7 +83,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct RegistrationBatcherTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct RegistrationBatcherTests {
     @Test func concurrentRegistrationsAreBatchedWithTheSameOutcomes() async throws {
         let db = try await CoreDatabase.make()
         defer { db.client.shutdown() }

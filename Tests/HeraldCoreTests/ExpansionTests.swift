@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ExpansionTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct ExpansionTests {
     /// owner, two members (one muted, one with no device), an outsider submitter and two voters, one of whom is
     /// also a member; the submitter has an inactive device too.
     struct World {

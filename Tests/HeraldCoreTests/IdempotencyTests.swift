@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct IdempotencyTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct IdempotencyTests {
     func draft(_ body: String) throws -> NotificationDraft {
         var direct = DirectNotification()
         direct.userIDs = [ExternalID("alice")!]

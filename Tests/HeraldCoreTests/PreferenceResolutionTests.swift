@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct PreferenceResolutionTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct PreferenceResolutionTests {
     /// Seed §3.3, row by row.
     @Test(arguments: [
         (false, true, Bool?.none, false),

@@ -1,11 +1,11 @@
 import Foundation
 import HeraldCore
-import LocalServices
+import HeraldTesting
 import Logging
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct SchemaTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct SchemaTests {
     private let migrations: [Migration]
 
     init() throws {

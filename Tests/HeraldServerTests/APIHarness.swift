@@ -5,9 +5,9 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Hummingbird
 import HummingbirdTesting
-import LocalServices
 import Logging
 import NIOCore
 import Postgres
@@ -23,8 +23,7 @@ struct APIHarness: Sendable {
     let keys: [APIKeyScope: String]
 
     static func make(maxBodySize: Int = 64 * 1024) async throws -> APIHarness {
-        let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
-        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        let url = try await TestDatabases.shared.heraldDatabase()
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: logger)

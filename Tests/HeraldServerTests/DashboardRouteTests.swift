@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import HeraldServer
+import HeraldTesting
 import Testing
 
 /// The dashboard's files are served without credentials, with their types, no caching of stale copies, and a
 /// policy that lets the page load nothing but its own script and style and talk to nothing but this server.
-@Suite(.timeLimit(.minutes(1))) struct DashboardRouteTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct DashboardRouteTests {
     static let files = [
         ("/dashboard", "text/html; charset=utf-8", "index.html"),
         ("/dashboard/dashboard.css", "text/css; charset=utf-8", "dashboard.css"),

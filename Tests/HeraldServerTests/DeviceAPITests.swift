@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DeviceAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct DeviceAPITests {
     static func hexToken() -> String {
         (0..<32).map { _ in String(format: "%02X", UInt8.random(in: 0...255)) }.joined()
     }

@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DeviceTestAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct DeviceTestAPITests {
     @Test func aTestPushGoesToThatDeviceAlone() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in

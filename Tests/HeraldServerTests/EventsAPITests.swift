@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct EventsAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct EventsAPITests {
     /// owner (2 devices), members alice, bob (muted), carol (no device), voter; outsider sub (1 active, 1 removed).
     struct World {
         let api: API

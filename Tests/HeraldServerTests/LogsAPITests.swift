@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct LogsAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct LogsAPITests {
     /// Forty log rows a minute apart for alice and bob on one registered device each; every fifth is a dead token.
     static func seed(_ api: API) async throws -> (notification: UUID, token: String, device: String) {
         try await DeviceAPITests.setUp(api, users: ["alice", "bob"])

@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import HeraldCore
+import HeraldTesting
 import Testing
 
 @testable import HeraldServer
 
-@Suite(.timeLimit(.minutes(1))) struct MetricsAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct MetricsAPITests {
     @Test func servesTheEngineMetricsWithoutCredentials() async throws {
         var harness = try await APIHarness.make()
         let metrics = DeliveryMetrics()

@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct NotificationDeliveriesAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct NotificationDeliveriesAPITests {
     @Test func showsEachDeviceAndWhyOthersGotNothing() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct OpenAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct OpenAPITests {
     /// `(method, path)` of every operation under `paths:` in the document.
     static func operations(in document: String) -> Set<String> {
         var result: Set<String> = []

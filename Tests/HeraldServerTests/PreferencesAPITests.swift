@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PreferencesAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct PreferencesAPITests {
     struct Row: Sendable, CustomStringConvertible {
         var global: Bool
         var personal: Bool

@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ScheduleAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct ScheduleAPITests {
     static func scheduled(_ api: API, sendAt: String = "2099-01-01T00:00:00Z") async throws -> String {
         try await DeviceAPITests.setUp(api, users: ["alice"])
         let registered = try await api.call(

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Testing
 
 /// Key scopes nest: `read` reads, `send` also sends, `admin` also manages users and projects.
-@Suite(.timeLimit(.minutes(1))) struct ScopeTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct ScopeTests {
     /// Scopes from least to most.
     static let ladder: [APIKeyScope] = [.read, .send, .admin]
 

@@ -3,10 +3,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct StatsAPITests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct StatsAPITests {
     /// Deliveries of two types: `release` has 6 sent, 2 failed and 2 dead tokens ten minutes ago, one sent two
     /// hours ago and one still pending; `digest` has 4 sent ten minutes ago.
     static func seed(_ api: API) async throws {

@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import HeraldCore
 import HeraldServer
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ValidationTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct ValidationTests {
     struct Case: Sendable, CustomStringConvertible {
         var method: HTTPRequest.Method
         var path: String

@@ -1,9 +1,10 @@
 import Foundation
+import HeraldTesting
 import Logging
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ClientBehaviourTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct ClientBehaviourTests {
     @Test func failedStatementInsideTransactionRollsBackEverything() async throws {
         try await withFreshClient { client, _ async throws in
             try await client.execute("CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)")

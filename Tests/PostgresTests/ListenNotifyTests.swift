@@ -1,8 +1,9 @@
+import HeraldTesting
 import Logging
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ListenNotifyTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct ListenNotifyTests {
     @Test func listenReceivesNotifyFromAnotherConnection() async throws {
         try await withFreshClient { client, configuration async throws in
             let listener = try PostgresListener(configuration: configuration, logger: Logger(label: "test"))

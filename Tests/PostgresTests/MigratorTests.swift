@@ -1,10 +1,10 @@
 import Foundation
-import LocalServices
+import HeraldTesting
 import Logging
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct MigratorTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct MigratorTests {
     /// A folder of migration files that is removed when the test ends.
     final class MigrationFolder {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(

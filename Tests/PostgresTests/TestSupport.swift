@@ -1,4 +1,4 @@
-import LocalServices
+import HeraldTesting
 import Logging
 import Postgres
 

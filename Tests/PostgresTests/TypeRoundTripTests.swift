@@ -1,8 +1,9 @@
 import Foundation
+import HeraldTesting
 import Postgres
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TypeRoundTripTests {
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct TypeRoundTripTests {
     /// Sends `value` as a parameter, has the server cast it to `sqlType` and reads it back.
     private func roundTrip<T: PostgresEncodable & PostgresDecodable & Equatable>(
         _ value: T, as sqlType: String, on client: PostgresClient

@@ -1,15 +1,13 @@
 import APNsMock
 import Foundation
 import Glibc
+import HeraldTesting
 import LocalServices
 import Testing
 
 extension Networked {
     /// `mail-notifier` against a running Herald whose engine delivers to apns-mock.
     @Suite struct MailNotifierEndToEndTests {
-        static let mailNotifier = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("mail-notifier")
-
         static let settings = """
             {"vipContacts": ["Boss@Example.com"], "mutedThreadIds": ["T-muted"],
              "notifCategoryPreferences": {"Promotions": false}, "quietHoursEnabled": true,
@@ -27,7 +25,7 @@ extension Networked {
 
         @Test func vipGetsThroughPromotionsDoNotAndRepeatsPushOnce() async throws {
             let harness = try await EngineHarness.start()
-            let keyFile = HeraldServeDeliveryTests.keyFile()
+            let keyFile = EngineHarness.keyFile()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-mail-\(UUID())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer {
@@ -64,7 +62,7 @@ extension Networked {
                 "--user", "mailbox", "--now", "2026-11-20T23:30:00Z",
             ]
 
-            let first = try await Self.run(arguments)
+            let first = try await BuiltProgram.mailNotifier.run(arguments)
             #expect(first.status == 0, "\(first.output)")
             #expect(first.output.contains(#""emailId":"vip-1""#) && first.output.contains(#""decision":"notified""#))
             #expect(
@@ -80,7 +78,7 @@ extension Networked {
             }
             #expect(pushes(containing: "Board meeting moved") == 1, "\(gateway.server.output)")
 
-            let second = try await Self.run(arguments)
+            let second = try await BuiltProgram.mailNotifier.run(arguments)
             #expect(second.status == 0, "\(second.output)")
             #expect(second.output.contains(#""reason":"duplicate""#))
             try await Task.sleep(for: .seconds(2))
@@ -88,13 +86,8 @@ extension Networked {
             #expect(pushes(containing: "Half price sale") == 0)
             #expect(harness.sandbox.recordedRequests.allSatisfy { $0.deviceToken == token })
 
-            kill(gateway.server.process.processIdentifier, SIGTERM)
-            #expect(await gateway.server.exited.value == 0, "\(gateway.server.output)")
+            #expect(await gateway.server.stop() == 0, "\(gateway.server.output)")
             try await harness.stop()
-        }
-
-        static func run(_ arguments: [String]) async throws -> ProgramOutcome {
-            try await ProcessRunner.outcome(of: mailNotifier, arguments)
         }
     }
 }

@@ -2,6 +2,8 @@ import APNs
 import Foundation
 import FoundationNetworking
 import HeraldCore
+import HeraldTesting
+import LocalServices
 import Postgres
 import Testing
 
@@ -124,15 +126,14 @@ extension Networked {
         @Test func theDashboardShowsTheSeededDeliveries() async throws {
             let harness = try await EngineHarness.start()
             let seeded = try await Self.seed(harness)
-            let keyFile = Serve.keyFile()
+            let keyFile = EngineHarness.keyFile()
             defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let gateway = try await Serve.startGateway(harness, keyFile: keyFile)
-            defer { if gateway.server.process.isRunning { gateway.server.process.terminate() } }
-            let (keyStatus, keyOutput) = try await HeraldWorkerCommandTests.run(
+            let created = try await BuiltProgram.herald.run(
                 ["keys", "create", "--name", "dashboard", "--scope", "read"],
                 environment: ["DATABASE_URL": harness.databaseURL])
-            #expect(keyStatus == 0, "\(keyOutput)")
-            let readKey = try #require(keyOutput.split(separator: "\n").first.map(String.init))
+            #expect(created.status == 0, "\(created.output)")
+            let readKey = try #require(created.output.split(separator: "\n").first.map(String.init))
             let root = String(gateway.base.dropLast("/api/v1".count))
 
             let (page, response) = try await URLSession.shared.data(from: URL(string: "\(root)/dashboard")!)

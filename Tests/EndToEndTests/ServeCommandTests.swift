@@ -1,18 +1,11 @@
 import Foundation
 import FoundationNetworking
+import HeraldTesting
 import LocalServices
-import Synchronization
 import Testing
 
 /// `herald serve` and `herald keys` as an operator runs them: from another directory, stopped by SIGTERM.
-@Suite(.timeLimit(.minutes(2))) struct ServeCommandTests {
-    /// Collects a child process's output while it runs.
-    final class Output: Sendable {
-        private let text = Mutex("")
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        var value: String { text.withLock { $0 } }
-    }
-
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct ServeCommandTests {
     static func request(_ method: String, _ url: String, key: String? = nil, body: String? = nil) async throws -> (
         Int, String
     ) {
@@ -29,7 +22,7 @@ import Testing
 
     @Test(arguments: ["--delivery-lease-seconds", "--delivery-workers", "--delivery-batch-size"])
     func deliverySettingsMustBePositive(flag: String) async throws {
-        let outcome = try await MigrateCommandTests.run(["worker", flag, "0"])
+        let outcome = try await BuiltProgram.herald.run(["worker", flag, "0"])
         #expect(outcome.status == 64, "\(outcome.output)")
         #expect(outcome.output.contains("\(flag) must be a positive whole number"), "\(outcome.output)")
     }
@@ -40,40 +33,17 @@ import Testing
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: elsewhere) }
 
-        let process = Process()
-        process.executableURL = MigrateCommandTests.herald
-        process.currentDirectoryURL = elsewhere
-        process.arguments = [
-            "serve", "--migrate", "--port", "0", "--database-url", url, "--migrations",
-            MigrateCommandTests.migrationsFolder.path,
-        ]
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "DATABASE_URL" }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let output = Output()
-        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
-        let exited = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        var port: Int?
-        for _ in 0..<300 where port == nil {
-            if let range = output.value.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                port = Int(output.value[range].split(separator: ":").last!)
-            } else {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-        let base = "http://127.0.0.1:\(try #require(port, "\(output.value)"))"
+        let server = try BuiltProgram.herald.start(
+            ["serve", "--migrate", "--port", "0", "--database-url", url, "--migrations", Repository.migrations.path],
+            in: elsewhere)
+        let base = "http://127.0.0.1:\(try await server.servingPort())"
         #expect(try await Self.request("GET", base + "/healthz").0 == 200)
         #expect(try await Self.request("GET", base + "/readyz").0 == 200)
         let (status, document) = try await Self.request("GET", base + "/openapi.yaml")
         #expect(status == 200)
         #expect(document.hasPrefix("openapi: 3.1.0"))
 
-        let created = try await MigrateCommandTests.run([
+        let created = try await BuiltProgram.herald.run([
             "keys", "create", "--name", "ci", "--scope", "admin", "--database-url", url,
         ])
         #expect(created.status == 0, "\(created.output)")
@@ -82,22 +52,16 @@ import Testing
         let put = try await Self.request(
             "PUT", base + "/api/v1/users/ada", key: key, body: #"{"email":"ada@example.com","name":"Ada"}"#)
         #expect(put.0 == 201)
-        let listed = try await MigrateCommandTests.run(["keys", "list", "--database-url", url])
+        let listed = try await BuiltProgram.herald.run(["keys", "list", "--database-url", url])
         #expect(listed.output.contains("ci") && !listed.output.contains(key))
-        let revoked = try await MigrateCommandTests.run([
+        let revoked = try await BuiltProgram.herald.run([
             "keys", "revoke", String(key.prefix(11)), "--database-url", url,
         ])
         #expect(revoked.status == 0, "\(revoked.output)")
         #expect(try await Self.request("GET", base + "/api/v1/devices", key: key).0 == 401)
 
-        process.terminate()  // SIGTERM
-        var exitStatus: Int32?
-        for await code in exited.stream {
-            exitStatus = code
-            break
-        }
-        #expect(exitStatus == 0, "\(output.value)")
-        let log = output.value
+        #expect(await server.stop() == 0, "\(server.output)")
+        let log = server.output
         #expect(log.contains("PUT /api/v1/users/ada 201"))
         #expect(!log.contains(key))
     }

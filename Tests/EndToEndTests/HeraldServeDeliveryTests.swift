@@ -4,6 +4,8 @@ import Foundation
 import FoundationNetworking
 import Glibc
 import HeraldCore
+import HeraldTesting
+import LocalServices
 import Postgres
 import Testing
 
@@ -28,53 +30,26 @@ extension Networked {
 
         /// A running `herald serve` delivering to the harness's mocks, with an admin API key.
         struct Gateway {
-            let server: HeraldWorkerCommandTests.Running
+            let server: RunningProgram
             let base: String
             let key: String
         }
 
         static func startGateway(_ harness: EngineHarness, keyFile: String) async throws -> Gateway {
-            try harness.key.writePrivateKey(to: keyFile)
-            let environment = [
-                "DATABASE_URL": harness.databaseURL, "APNS_KEY_ID": harness.key.keyID,
-                "APNS_TEAM_ID": EngineHarness.teamID, "APNS_KEY_PATH": keyFile,
-                "APNS_BUNDLE_ID": EngineHarness.bundleID,
-                "HERALD_APNS_SANDBOX_URL": "https://127.0.0.1:\(harness.sandbox.port)",
-                "HERALD_APNS_PRODUCTION_URL": "https://127.0.0.1:\(harness.production.port)",
-                "HERALD_APNS_CA_FILE": harness.caFiles[0],
-            ]
-            let (keyStatus, keyOutput) = try await HeraldWorkerCommandTests.run(
+            let environment = try harness.heraldEnvironment(keyFile: keyFile)
+            let created = try await BuiltProgram.herald.run(
                 ["keys", "create", "--name", "e2e", "--scope", "admin"], environment: environment)
-            #expect(keyStatus == 0, "\(keyOutput)")
-            let key = try #require(keyOutput.split(separator: "\n").first.map(String.init))
+            #expect(created.status == 0, "\(created.output)")
+            let key = try #require(created.output.split(separator: "\n").first.map(String.init))
 
-            let server = try HeraldWorkerCommandTests.start(["serve", "--port", "0"], environment: environment)
-            var port: Int?
-            for _ in 0..<300 where port == nil {
-                if let range = server.output.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                    port = Int(server.output[range].split(separator: ":").last!)
-                } else {
-                    try await Task.sleep(for: .milliseconds(100))
-                }
-            }
-            guard let port else {
-                server.process.terminate()
-                throw GatewayDidNotStart(output: server.output)
-            }
+            let server = try BuiltProgram.herald.start(["serve", "--port", "0"], environment: environment)
+            let port = try await server.servingPort()
             return Gateway(server: server, base: "http://127.0.0.1:\(port)/api/v1", key: key)
-        }
-
-        struct GatewayDidNotStart: Error {
-            let output: String
-        }
-
-        static func keyFile() -> String {
-            FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID()).p8").path
         }
 
         @Test func acceptedNotificationsReachTheMockAsTheRightPushes() async throws {
             let harness = try await EngineHarness.start()
-            let keyFile = Self.keyFile()
+            let keyFile = EngineHarness.keyFile()
             defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let gateway = try await Self.startGateway(harness, keyFile: keyFile)
             let (server, base, key) = (gateway.server, gateway.base, gateway.key)
@@ -127,8 +102,7 @@ extension Networked {
                 #expect(headers["apns-push-type"] == "alert")
             }
 
-            kill(server.process.processIdentifier, SIGTERM)
-            #expect(await server.exited.value == 0, "\(server.output)")
+            #expect(await server.stop() == 0, "\(server.output)")
             #expect(!server.output.contains(memberToken), "no device token in the log")
             try await harness.stop()
         }

@@ -3,6 +3,7 @@ import APNsMock
 import Cryptography
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Logging
 import Postgres
 import Testing

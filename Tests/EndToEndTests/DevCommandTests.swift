@@ -1,63 +1,38 @@
 import Foundation
 import FoundationNetworking
 import Glibc
+import HeraldTesting
 import LocalServices
 import Testing
 
 /// `herald dev` as a newcomer meets it: the printed curl commands work as printed, the event's push reaches
 /// apns-mock and the log, Ctrl-C stops everything, and a second start on the same folder finds its state and
 /// revokes the first run's API key.
-@Suite(.timeLimit(.minutes(5))) struct DevCommandTests {
-    /// A running `herald dev`, its output going to a file (a pipe could fill while nobody reads it).
-    final class RunningDev: Sendable {
-        let process: Process
-        let outputFile: URL
-        let exited: AsyncStream<Int32>
+@Suite(.sharesMachine, .timeLimit(.minutes(5))) struct DevCommandTests {
+    /// A running `herald dev`.
+    struct RunningDev {
+        let program: RunningProgram
 
         init(dataDirectory: URL) throws {
-            outputFile = dataDirectory.deletingLastPathComponent().appendingPathComponent(
-                "herald-dev-\(UUID().uuidString).log")
-            FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-            let output = try FileHandle(forWritingTo: outputFile)
-            let process = Process()
-            process.executableURL = MigrateCommandTests.herald
-            process.arguments = [
-                "dev", "--data-dir", dataDirectory.path, "--port", "0", "--migrations",
-                MigrateCommandTests.migrationsFolder.path,
-            ]
-            process.standardOutput = output
-            process.standardError = output
-            let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
-            process.terminationHandler = {
-                try? output.close()
-                continuation.yield($0.terminationStatus)
-                continuation.finish()
-            }
-            try process.run()
-            self.process = process
-            self.exited = exited
+            program = try BuiltProgram.herald.start([
+                "dev", "--data-dir", dataDirectory.path, "--port", "0", "--migrations", Repository.migrations.path,
+            ])
         }
 
-        var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
+        var output: String { program.output }
 
         /// Waits until the output holds `text`.
-        func waitFor(_ text: String, timeout: Duration = .seconds(120)) async throws {
-            let deadline = ContinuousClock.now + timeout
-            while !output.contains(text) {
-                guard process.isRunning, ContinuousClock.now < deadline else {
-                    Issue.record("no \"\(text)\" in herald dev's output:\n\(output)")
-                    throw DevDidNotAnswer()
-                }
-                try await Task.sleep(for: .milliseconds(200))
+        func waitFor(_ text: String) async throws {
+            do {
+                try await program.waitFor(NSRegularExpression.escapedPattern(for: text))
+            } catch {
+                Issue.record("no \"\(text)\" in herald dev's output:\n\(output)")
+                throw error
             }
         }
 
         /// Sends SIGINT, as Ctrl-C does, and returns the exit status.
-        func interrupt() async -> Int32? {
-            kill(process.processIdentifier, SIGINT)
-            for await status in exited { return status }
-            return nil
-        }
+        func interrupt() async -> Int32 { await program.stop(with: SIGINT) }
 
         /// The printed lines that are curl commands, in order.
         var curlCommands: [String] {
@@ -74,8 +49,6 @@ import Testing
         }
     }
 
-    struct DevDidNotAnswer: Error {}
-
     /// Runs `command` with `/bin/sh -c`, exactly as a reader pastes it.
     static func shell(_ command: String) async throws -> ProgramOutcome {
         try await ProcessRunner.outcome(of: URL(fileURLWithPath: "/bin/sh"), ["-c", command])
@@ -86,8 +59,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
 
         let first = try RunningDev(dataDirectory: dataDirectory)
-        defer { if first.process.isRunning { kill(first.process.processIdentifier, SIGTERM) } }
-        defer { try? FileManager.default.removeItem(at: first.outputFile) }
         try await first.waitFor("Press Ctrl-C to stop.")
         defer { Self.removeFallbackFolder(named: first.output) }
         let commands = first.curlCommands
@@ -125,8 +96,6 @@ import Testing
         #expect(first.output.contains("stopped"))
 
         let second = try RunningDev(dataDirectory: dataDirectory)
-        defer { if second.process.isRunning { kill(second.process.processIdentifier, SIGTERM) } }
-        defer { try? FileManager.default.removeItem(at: second.outputFile) }
         try await second.waitFor("Press Ctrl-C to stop.")
         #expect(second.printed("User token") != nil)
         let keptLog = try await Self.shell(second.curlCommands[2])

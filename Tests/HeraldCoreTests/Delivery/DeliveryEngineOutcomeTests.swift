@@ -2,6 +2,7 @@ import APNs
 import APNsMock
 import Foundation
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 

@@ -1,14 +1,20 @@
 public import Foundation
+import HeraldCore
+import LocalServices
 import Logging
 public import Postgres
 import Synchronization
 
-/// Fresh databases for tests and benchmarks, each a copy of one migrated template.
+/// Fresh databases for tests, each a copy of one migrated template.
 ///
-/// The server is `DATABASE_URL` when it is set, otherwise a temporary ``EmbeddedPostgres`` cluster started on first
+/// The server is `DATABASE_URL` when it is set, otherwise a temporary `EmbeddedPostgres` cluster started on first
 /// use and stopped when the process exits. Every call returns a new database, so suites can run in parallel.
 public actor TestDatabases {
     public static let shared = TestDatabases()
+
+    /// `CREATE DATABASE` copies the template through the WAL; dozens at once kept the 2-core machine in the
+    /// kernel (75% system time) while other suites' timing checks ran. A couple at a time keep up with the tests.
+    private let creations = Semaphore(capacity: 2)
 
     private var server: Task<String, any Error>?
     private var templates: [String: Task<String, any Error>] = [:]
@@ -18,8 +24,15 @@ public actor TestDatabases {
     public func emptyDatabase() async throws -> String {
         let admin = try await serverURL()
         let name = "herald_test_\(Self.uniqueSuffix())"
-        try await Self.withAdminClient(admin) { try await $0.execute("CREATE DATABASE \(identifier: name)") }
+        try await creations.withUnits(1) {
+            try await Self.withAdminClient(admin) { try await $0.execute("CREATE DATABASE \(identifier: name)") }
+        }
         return try Self.url(admin, database: name)
+    }
+
+    /// The connection URL of a new database with Herald's schema (every migration in `Migrations/`).
+    public func heraldDatabase() async throws -> String {
+        try await migratedDatabase(try HeraldSchema.migrations(in: Repository.migrations))
     }
 
     /// The connection URL of a new database with every migration in `migrations` applied.
@@ -27,8 +40,10 @@ public actor TestDatabases {
         let admin = try await serverURL()
         let template = try await templateDatabase(for: migrations, admin: admin)
         let name = "herald_test_\(Self.uniqueSuffix())"
-        try await Self.withAdminClient(admin) {
-            try await $0.execute("CREATE DATABASE \(identifier: name) TEMPLATE \(identifier: template)")
+        try await creations.withUnits(1) {
+            try await Self.withAdminClient(admin) {
+                try await $0.execute("CREATE DATABASE \(identifier: name) TEMPLATE \(identifier: template)")
+            }
         }
         return try Self.url(admin, database: name)
     }
@@ -68,7 +83,9 @@ public actor TestDatabases {
 
     // MARK: Helpers
 
-    private static func withAdminClient(_ url: String, _ body: (PostgresClient) async throws -> Void) async throws {
+    private static func withAdminClient(
+        _ url: String, _ body: (PostgresClient) async throws -> Void
+    ) async throws {
         let client = PostgresClient(
             configuration: try PostgresConfiguration(url), options: .init(maximumConnections: 1),
             logger: Logger(label: "herald.test-databases"))

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 import Glibc
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 
@@ -15,7 +16,7 @@ extension Networked {
 
         @Test func aRescheduledPushSurvivesARestartAndArrivesOnTime() async throws {
             let harness = try await EngineHarness.start()
-            let keyFile = Serve.keyFile()
+            let keyFile = EngineHarness.keyFile()
             defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let first = try await Serve.startGateway(harness, keyFile: keyFile)
             defer { if first.server.process.isRunning { first.server.process.terminate() } }
@@ -42,8 +43,7 @@ extension Networked {
                 body: #"{"sendAt":"\#(formatter.string(from: sendAt))","alert":{"body":"moved"}}"#)
             #expect(moved.0 == 200, "\(moved.1)")
 
-            kill(first.server.process.processIdentifier, SIGTERM)
-            #expect(await first.server.exited.value == 0, "\(first.server.output)")
+            #expect(await first.server.stop() == 0, "\(first.server.output)")
             #expect(harness.sandbox.recordedRequests.isEmpty)
             let second = try await Serve.startGateway(harness, keyFile: keyFile)
             defer { if second.server.process.isRunning { second.server.process.terminate() } }
@@ -65,8 +65,7 @@ extension Networked {
             #expect(pushes.count == 1)
             #expect(pushes.first.map { String(decoding: $0.body, as: UTF8.self).contains(#""body":"moved""#) } == true)
 
-            kill(second.server.process.processIdentifier, SIGTERM)
-            #expect(await second.server.exited.value == 0, "\(second.server.output)")
+            #expect(await second.server.stop() == 0, "\(second.server.output)")
             try await harness.stop()
         }
     }

@@ -1,21 +1,21 @@
-import APNs
-import APNsMock
+public import APNs
+public import APNsMock
 import Cryptography
-import Foundation
+public import Foundation
 import Logging
 import Synchronization
 
 /// A running `apns-mock` plus a pool of Herald's client pointed at it, over real TLS and HTTP/2.
-struct MockHarness {
-    static let teamID = "TEAM123456"
-    static let bundleID = "com.example.herald"
+public struct MockHarness: Sendable {
+    public static let teamID = "TEAM123456"
+    public static let bundleID = "com.example.herald"
 
-    let key: TestSigningKey
-    let mock: APNsMockServer
-    let caFile: String
+    public let key: TestSigningKey
+    public let mock: APNsMockServer
+    public let caFile: String
 
     /// Starts a mock trusting a fresh key.
-    static func start(
+    public static func start(
         applicationProtocols: [String] = ["h2"], serverNames: [String] = ["localhost", "127.0.0.1"],
         streamLimit: Int = 1000, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> MockHarness {
@@ -31,24 +31,24 @@ struct MockHarness {
         return MockHarness(key: key, mock: mock, caFile: caFile)
     }
 
-    func tokenSource(clock: any WallClock = SystemWallClock()) throws -> ProviderTokenSource {
+    public func tokenSource(clock: any WallClock = SystemWallClock()) throws -> ProviderTokenSource {
         try ProviderTokenSource(
             key: P256PrivateKey(pem: key.privateKeyPEM), keyID: key.keyID, teamID: Self.teamID, clock: clock,
             logger: Logger(label: "test"))
     }
 
-    func configuration(
-        connections: Int = 1, requestTimeout: Duration = .seconds(20), trustMock: Bool = true,
+    public func configuration(
+        connections: Int = 1, requestTimeout: Duration = TestTimeouts.apnsRequest, trustMock: Bool = true,
         host: String = "127.0.0.1"
     ) -> APNsClientConfiguration {
         APNsClientConfiguration(
             endpoint: APNsEndpoint(host: host, port: mock.port), connectionCount: connections,
-            requestTimeout: requestTimeout, connectTimeout: .seconds(15),
+            requestTimeout: requestTimeout, connectTimeout: TestTimeouts.apnsConnect,
             tls: TLSClientConfiguration(additionalCAFile: trustMock ? caFile : nil))
     }
 
     /// Runs `body` with a running pool; stops the pool and the mock afterwards.
-    func withPool<T: Sendable>(
+    public func withPool<T: Sendable>(
         _ configuration: APNsClientConfiguration, tokens: ProviderTokenSource? = nil,
         _ body: (APNsConnectionPool) async throws -> T
     ) async throws -> T {
@@ -62,19 +62,20 @@ struct MockHarness {
         return result
     }
 
-    func stop() async throws {
+    public func stop() async throws {
         try await mock.stop()
         try? FileManager.default.removeItem(atPath: caFile)
     }
 
     /// A valid 32-byte token, optionally starting with `prefix` (hex).
-    static func deviceToken(prefix: String = "", index: Int = 0) -> DeviceToken {
+    public static func deviceToken(prefix: String = "", index: Int = 0) -> DeviceToken {
         let suffix = String(format: "%016x", index)
         let filler = String(repeating: "a", count: 64 - prefix.count - suffix.count)
         return DeviceToken(hex: prefix + filler + suffix)!
     }
 
-    static func alert(_ token: DeviceToken, id: APNsID = APNsID(), body: String = "Hello") throws -> PushRequest {
+    public static func alert(_ token: DeviceToken, id: APNsID = APNsID(), body: String = "Hello") throws -> PushRequest
+    {
         try PushRequest(
             apnsID: id, deviceToken: token, bundleID: bundleID, pushType: .alert,
             payload: Payload(aps: APS(alert: Alert(title: "Herald", body: body))))
@@ -82,12 +83,12 @@ struct MockHarness {
 }
 
 /// A clock tests move by hand.
-final class ManualClock: WallClock {
+public final class ManualClock: WallClock {
     private let current: Mutex<Date>
 
-    init(_ start: Date = Date()) { current = Mutex(start) }
+    public init(_ start: Date = Date()) { current = Mutex(start) }
 
-    func now() -> Date { current.withLock { $0 } }
+    public func now() -> Date { current.withLock { $0 } }
 
-    func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }

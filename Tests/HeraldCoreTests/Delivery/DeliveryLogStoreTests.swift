@@ -1,6 +1,6 @@
 import Foundation
 import HeraldCore
-import LocalServices
+import HeraldTesting
 import Logging
 import Postgres
 import Testing
@@ -9,9 +9,8 @@ extension Networked {
     /// The log listing behind `herald logs`: filters, newest first, cursor paging, pruning.
     @Suite struct DeliveryLogStoreTests {
         @Test func filtersPagesAndPrunes() async throws {
-            let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
             let client = PostgresClient(
-                configuration: try PostgresConfiguration(try await TestDatabases.shared.migratedDatabase(migrations)),
+                configuration: try PostgresConfiguration(try await TestDatabases.shared.heraldDatabase()),
                 logger: Logger(label: "test.logs"))
             defer { client.shutdown() }
             let alice = try await client.query(

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 import Glibc
 import HeraldCore
+import HeraldTesting
 import Postgres
 import Testing
 
@@ -20,7 +21,7 @@ extension Networked {
 
         @Test func aTestPushIsSentAndObservedAndACanceledOneIsNot() async throws {
             let harness = try await EngineHarness.start()
-            let keyFile = Serve.keyFile()
+            let keyFile = EngineHarness.keyFile()
             defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let gateway = try await Serve.startGateway(harness, keyFile: keyFile)
             let (server, base, key) = (gateway.server, gateway.base, gateway.key)
@@ -90,8 +91,7 @@ extension Networked {
             let status = try await Serve.request("GET", "\(base)/notifications/\(scheduledID)", key: key)
             #expect(Self.json(status.1)?["state"] == .string("canceled"))
 
-            kill(server.process.processIdentifier, SIGTERM)
-            #expect(await server.exited.value == 0, "\(server.output)")
+            #expect(await server.stop() == 0, "\(server.output)")
             for answer in answers + [server.output] { #expect(!answer.contains(token)) }
             try await harness.stop()
         }

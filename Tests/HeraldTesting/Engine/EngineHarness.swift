@@ -1,31 +1,29 @@
-import APNs
-import APNsMock
+public import APNs
+public import APNsMock
 import Cryptography
-import Foundation
-import HeraldCore
-import LocalServices
+public import Foundation
+public import HeraldCore
 import Logging
-import Postgres
+public import Postgres
 
 /// A fresh migrated database, a sandbox and a production `apns-mock` over TLS, and Herald's APNs pools
 /// pointed at them: everything a delivery-engine test needs, started at run time.
-struct EngineHarness {
-    static let teamID = "TEAM123456"
-    static let bundleID = "com.example.herald"
+public struct EngineHarness: Sendable {
+    public static let teamID = "TEAM123456"
+    public static let bundleID = "com.example.herald"
 
-    let client: PostgresClient
-    let databaseURL: String
-    let key: TestSigningKey
-    let sandbox: APNsMockServer
-    let production: APNsMockServer
-    let caFiles: [String]
-    let sandboxPool: APNsConnectionPool
-    let productionPool: APNsConnectionPool
+    public let client: PostgresClient
+    public let databaseURL: String
+    public let key: TestSigningKey
+    public let sandbox: APNsMockServer
+    public let production: APNsMockServer
+    public let caFiles: [String]
+    public let sandboxPool: APNsConnectionPool
+    public let productionPool: APNsConnectionPool
     private let poolTasks: [Task<Void, Never>]
 
-    static func start(connections: Int = 1, recordsRequests: Bool = true) async throws -> EngineHarness {
-        let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
-        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+    public static func start(connections: Int = 1, recordsRequests: Bool = true) async throws -> EngineHarness {
+        let url = try await TestDatabases.shared.heraldDatabase()
         let client = PostgresClient(
             configuration: try PostgresConfiguration(url), options: .init(maximumConnections: 12),
             logger: Logger(label: "test.db"))
@@ -49,7 +47,7 @@ struct EngineHarness {
             let pool = try APNsConnectionPool(
                 configuration: APNsClientConfiguration(
                     endpoint: APNsEndpoint(host: "127.0.0.1", port: mock.port), connectionCount: connections,
-                    requestTimeout: .seconds(20), connectTimeout: .seconds(15),
+                    requestTimeout: TestTimeouts.apnsRequest, connectTimeout: TestTimeouts.apnsConnect,
                     tls: TLSClientConfiguration(additionalCAFile: caFile)),
                 tokens: tokens, logger: Logger(label: "test.apns"))
             mocks.append(mock)
@@ -62,10 +60,12 @@ struct EngineHarness {
             sandboxPool: pools[0], productionPool: pools[1], poolTasks: poolTasks)
     }
 
-    var transports: DeliveryTransports { DeliveryTransports(sandbox: sandboxPool, production: productionPool) }
+    public var transports: DeliveryTransports { DeliveryTransports(sandbox: sandboxPool, production: productionPool) }
 
     /// An engine configuration that retries fast, so tests do not wait for production backoffs.
-    static func configuration(workerID: String = "test-\(UUID().uuidString.prefix(8))") -> DeliveryEngineConfiguration {
+    public static func configuration(workerID: String = "test-\(UUID().uuidString.prefix(8))")
+        -> DeliveryEngineConfiguration
+    {
         DeliveryEngineConfiguration(
             workerID: workerID, bundleID: bundleID, keyID: "TESTKEY", workers: 2, batchSize: 200,
             lease: .seconds(30), pollInterval: .milliseconds(100), rescueInterval: .milliseconds(300),
@@ -74,7 +74,7 @@ struct EngineHarness {
                 maximumAttempts: 5, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(200)))
     }
 
-    func makeEngine(
+    public func makeEngine(
         _ configuration: DeliveryEngineConfiguration = EngineHarness.configuration(), client: PostgresClient? = nil,
         webhook: DeliveryWebhook? = nil
     ) -> DeliveryEngine {
@@ -86,7 +86,7 @@ struct EngineHarness {
     /// Runs `engine` until `done` holds (checked every 100 ms) or `timeout` passes, then shuts it down.
     /// - Returns: Whether `done` held.
     @discardableResult
-    func run(
+    public func run(
         _ engine: DeliveryEngine, timeout: Duration = .seconds(30), until done: @Sendable () async throws -> Bool
     ) async throws -> Bool {
         let runner = Task { await engine.run() }
@@ -104,7 +104,25 @@ struct EngineHarness {
         return satisfied
     }
 
-    func stop() async throws {
+    /// A fresh path for a `.p8` file; the caller removes it.
+    public static func keyFile() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("herald-key-\(UUID()).p8").path
+    }
+
+    /// The settings a built `herald` needs to deliver through this harness's database and mocks. Writes the
+    /// signing key to `keyFile`.
+    public func heraldEnvironment(keyFile: String) throws -> [String: String] {
+        try key.writePrivateKey(to: keyFile)
+        return [
+            "DATABASE_URL": databaseURL, "APNS_KEY_ID": key.keyID, "APNS_TEAM_ID": Self.teamID,
+            "APNS_KEY_PATH": keyFile, "APNS_BUNDLE_ID": Self.bundleID,
+            "HERALD_APNS_SANDBOX_URL": "https://127.0.0.1:\(sandbox.port)",
+            "HERALD_APNS_PRODUCTION_URL": "https://127.0.0.1:\(production.port)",
+            "HERALD_APNS_CA_FILE": caFiles[0],
+        ]
+    }
+
+    public func stop() async throws {
         for task in poolTasks { task.cancel() }
         for task in poolTasks { await task.value }
         try await sandbox.stop()
@@ -115,7 +133,7 @@ struct EngineHarness {
 
     // MARK: Rows
 
-    func insertUser(
+    public func insertUser(
         _ externalID: String = "user-\(UUID().uuidString.prefix(8))", sound: Bool = true, badge: Bool = true
     )
         async throws -> UUID
@@ -128,7 +146,7 @@ struct EngineHarness {
         ).scalar(UUID.self)
     }
 
-    func insertDevice(
+    public func insertDevice(
         user: UUID, token: String, environment: APNsEnvironment = .sandbox, registeredAt: Date = Date(),
         topic: String? = nil
     ) async throws -> UUID {
@@ -140,7 +158,7 @@ struct EngineHarness {
         ).scalar(UUID.self)
     }
 
-    func insertNotification(
+    public func insertNotification(
         _ content: NotificationContent, type: String = "new_feedback", expiresAt: Date? = nil
     ) async throws -> UUID {
         let json = try PostgresJSON(encoding: content)
@@ -152,7 +170,7 @@ struct EngineHarness {
         ).scalar(UUID.self)
     }
 
-    func insertDelivery(notification: UUID, user: UUID, device: UUID, environment: APNsEnvironment = .sandbox)
+    public func insertDelivery(notification: UUID, user: UUID, device: UUID, environment: APNsEnvironment = .sandbox)
         async throws -> UUID
     {
         try await client.query(
@@ -164,7 +182,9 @@ struct EngineHarness {
     }
 
     /// One user with `count` devices (tokens `prefix` + index) and one delivery each for a new notification.
-    func insertFanOut(count: Int, tokenPrefix: String, environment: APNsEnvironment = .sandbox) async throws -> UUID {
+    public func insertFanOut(count: Int, tokenPrefix: String, environment: APNsEnvironment = .sandbox) async throws
+        -> UUID
+    {
         let user = try await insertUser()
         let notification = try await insertNotification(NotificationContent(title: "Herald", body: "Fan-out"))
         try await client.execute(
@@ -182,35 +202,38 @@ struct EngineHarness {
         return notification
     }
 
-    func states(of notification: UUID) async throws -> [String: Int] {
+    public func states(of notification: UUID) async throws -> [String: Int] {
         let rows = try await client.query(
             "SELECT state, count(*) FROM deliveries WHERE notification_id = \(notification) GROUP BY state"
         ).decode((String, Int).self)
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
     }
 
-    func delivery(_ id: UUID) async throws -> (state: String, attempts: Int, environment: String, reason: String?) {
+    public func delivery(_ id: UUID) async throws -> (
+        state: String, attempts: Int, environment: String, reason: String?
+    ) {
         let row = try await client.query(
             "SELECT state, attempts, environment, last_reason FROM deliveries WHERE id = \(id)"
         ).decode((String, Int, String, String?).self)[0]
         return (row.0, row.1, row.2, row.3)
     }
 
-    func device(_ id: UUID) async throws -> (active: Bool, environment: String, reason: String?, lastUsed: Date?) {
+    public func device(_ id: UUID) async throws -> (active: Bool, environment: String, reason: String?, lastUsed: Date?)
+    {
         let row = try await client.query(
             "SELECT is_active, environment, deactivation_reason, last_used_at FROM device_tokens WHERE id = \(id)"
         ).decode((Bool, String, String?, Date?).self)[0]
         return (row.0, row.1, row.2, row.3)
     }
 
-    func logStatuses(of delivery: UUID) async throws -> [String] {
+    public func logStatuses(of delivery: UUID) async throws -> [String] {
         try await client.query(
             "SELECT status FROM push_notification_logs WHERE delivery_id = \(delivery) ORDER BY attempt, created_at"
         ).decode(String.self)
     }
 
     /// A valid 32-byte token starting with `prefix`.
-    static func token(_ prefix: String, _ index: Int = 0) -> String {
+    public static func token(_ prefix: String, _ index: Int = 0) -> String {
         let suffix = String(format: "%08x", index)
         return prefix + String(repeating: "0", count: 64 - prefix.count - suffix.count) + suffix
     }
