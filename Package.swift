@@ -336,7 +336,7 @@ let gatewayTargets: [Target] =
 let deployTargets: [Target] = [
     .testTarget(
         name: "DeployTests",
-        dependencies: ["HeraldCore", "LocalServices", .product(name: "Yams", package: "Yams")],
+        dependencies: ["HeraldCore", "HeraldTesting", "LocalServices", .product(name: "Yams", package: "Yams")],
         swiftSettings: strictSettings
     )
 ]

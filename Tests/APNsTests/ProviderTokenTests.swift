@@ -103,10 +103,10 @@ extension Networked {
             let tokens = try harness.tokenSource(clock: clock)
             try await harness.withPool(harness.configuration(connections: 2), tokens: tokens) { pool in
                 let first = try await ResilienceTests.burst(200, through: pool)
-                #expect(ResilienceTests.allAccepted(first))
+                #expect(ResilienceTests.notAccepted(first).isEmpty)
                 clock.advance(by: 51 * 60)
                 let second = try await ResilienceTests.burst(200, through: pool)
-                #expect(ResilienceTests.allAccepted(second))
+                #expect(ResilienceTests.notAccepted(second).isEmpty)
             }
             let records = harness.mock.recordedRequests
             #expect(Set(records.map(\.connectionID)).count == 2)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 import Testing
 import Yams
 
@@ -39,7 +40,7 @@ import Yams
             let dockerfile = try #require(service["build"]?["dockerfile"]?.string, "\(name): dockerfile")
             let contextURL = RepositoryFiles.url("deploy/docker").appendingPathComponent(context).standardizedFileURL
             #expect(
-                contextURL.path == RepositoryFiles.root.standardizedFileURL.path, "\(name): context is the repository")
+                contextURL.path == Repository.root.standardizedFileURL.path, "\(name): context is the repository")
             #expect(FileManager.default.fileExists(atPath: contextURL.appendingPathComponent(dockerfile).path))
             #expect(service["image"]?.string == (try self.service("herald"))["image"]?.string)
         }

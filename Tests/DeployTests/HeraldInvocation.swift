@@ -1,14 +1,11 @@
 import Foundation
+import HeraldTesting
 import LocalServices
 
 /// Runs the built `herald` with the arguments a deployment file gives it, without a database, to prove that the
 /// command and its options exist: a usage error exits 64, while a well-formed command gets as far as looking for
 /// its database.
 enum HeraldInvocation {
-    /// `herald` sits beside the test bundle in the build folder.
-    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("herald")
-
     struct Outcome {
         let status: Int32
         let output: String
@@ -19,7 +16,7 @@ enum HeraldInvocation {
 
     static func run(_ arguments: [String]) async throws -> Outcome {
         let outcome = try await ProcessRunner.outcome(
-            of: executable, arguments, environment: ["PATH": "/usr/bin:/bin"])
+            of: BuiltProgram.herald.url, arguments, environment: ["PATH": "/usr/bin:/bin"])
         return Outcome(status: outcome.status, output: outcome.output)
     }
 }

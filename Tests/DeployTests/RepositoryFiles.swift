@@ -1,12 +1,10 @@
 import Foundation
+import HeraldTesting
 import Yams
 
 /// Files of the repository these tests were built from, found from this source file's path.
 enum RepositoryFiles {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static func url(_ relativePath: String) -> URL { root.appendingPathComponent(relativePath) }
+    static func url(_ relativePath: String) -> URL { Repository.root.appendingPathComponent(relativePath) }
 
     static func text(_ relativePath: String) throws -> String {
         try String(contentsOf: url(relativePath), encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -7,16 +8,19 @@ import NIOPosix
 /// space after the colon, which Foundation's URLSession on Linux rejects ("Failed writing header"), so WebDriver
 /// commands go through NIO's parser instead.
 enum LoopbackHTTP {
+    static let requestTimeout = TimeAmount.seconds(TestTimeouts.httpRequest.components.seconds)
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
     static func send(
-        _ method: HTTPMethod, port: Int, path: String, json body: Data? = nil, timeout: TimeAmount = .seconds(30)
+        _ method: HTTPMethod, port: Int, path: String, json body: Data? = nil,
+        timeout: TimeAmount = LoopbackHTTP.requestTimeout
     ) async throws -> (status: Int, body: Data) {
         let host = "127.0.0.1"
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(.seconds(5))
+            .connectTimeout(Self.requestTimeout)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
