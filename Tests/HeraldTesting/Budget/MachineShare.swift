@@ -11,7 +11,7 @@ public import Testing
 /// The budget is taken at the suite, outside the tests' time limits: a suite waiting for its turn never counts
 /// against the time its tests are given.
 public struct MachineShare: SuiteTrait, TestScoping {
-    /// Suites that start services run beside at most this many others.
+    /// At most this many suites that start services run at once.
     static let budget = Semaphore(capacity: 3)
 
     let units: Int
