@@ -59,7 +59,7 @@ let foundationTargets: [Target] = [
     .target(
         name: "HeraldCore",
         dependencies: [
-            "APNs",
+            "APNsCore",
             "Cryptography",
             "Postgres",
             .product(name: "Logging", package: "swift-log"),
@@ -70,6 +70,7 @@ let foundationTargets: [Target] = [
         name: "herald",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             "HeraldCore",
             "HeraldServer",
@@ -95,6 +96,7 @@ let foundationTargets: [Target] = [
         name: "HeraldCoreTests",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             "Cryptography",
             "HeraldCore",
@@ -117,9 +119,15 @@ let foundationTargets: [Target] = [
 // MARK: - APNs client and apns-mock
 
 let apnsTargets: [Target] = [
+    // Apple's vocabulary as values (payloads, requests, answers, push types): no transport, Foundation only.
+    .target(
+        name: "APNsCore",
+        swiftSettings: strictSettings
+    ),
     .target(
         name: "APNs",
         dependencies: [
+            "APNsCore",
             "CNghttp2",
             "Cryptography",
             .product(name: "Logging", package: "swift-log"),
@@ -152,6 +160,7 @@ let apnsTargets: [Target] = [
         name: "APNsTests",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             "Cryptography",
             "HeraldTesting",
@@ -202,6 +211,7 @@ let testSupportTargets: [Target] = [
         name: "HeraldTesting",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             "Cryptography",
             "HeraldCore",
@@ -217,6 +227,7 @@ let testSupportTargets: [Target] = [
         name: "EndToEndTests",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             "HeraldCore",
             "HeraldTesting",
@@ -236,6 +247,7 @@ let deliveryBenchmarkTargets: [Target] = benchmarks([
         name: "delivery-bench",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             "Cryptography",
             "HeraldCore",
@@ -267,6 +279,7 @@ let benchmarkTargets: [Target] = benchmarks([
         name: "apns-bench",
         dependencies: [
             "APNs",
+            "APNsCore",
             "APNsMock",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -283,10 +296,9 @@ let gatewayTargets: [Target] =
         .target(
             name: "HeraldServer",
             dependencies: [
-                "APNs",
+                "APNsCore",
                 "Cryptography",
                 "HeraldCore",
-                "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -301,7 +313,7 @@ let gatewayTargets: [Target] =
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
-                "APNs",
+                "APNsCore",
                 "Cryptography",
                 "HeraldCore",
                 "HeraldServer",

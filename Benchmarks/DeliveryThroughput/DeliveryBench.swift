@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import APNsMock
 import ArgumentParser
 import Cryptography
@@ -231,7 +232,7 @@ struct DeliveryRowWriter {
             SELECT n.id, \(user), t.id, 'sandbox'
             FROM notification AS n, (SELECT id FROM device_tokens ORDER BY id LIMIT \(count)) AS t
             """)
-        try await client.query("SELECT pg_notify(\(DeliveryEngine.wakeChannel), '')")
+        try await client.query("SELECT pg_notify(\(HeraldChannel.deliveries), '')")
     }
 }
 

@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import Testing
 
 @Suite struct APNsSettingsTests {

@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import Foundation
 import HeraldTesting
 import Testing
@@ -102,10 +103,10 @@ import Testing
     @Test func identifiersAreValidatedOnce() {
         #expect(CollapseID(String(repeating: "c", count: 64)) != nil)
         #expect(CollapseID(String(repeating: "c", count: 65)) == nil)
-        #expect(DeviceToken(hex: "ABCD")?.hex == "abcd")
-        #expect(DeviceToken(hex: "abc") == nil)
-        #expect(DeviceToken(hex: "zz") == nil)
-        #expect(!String(describing: DeviceToken(hex: "abcdef")!).contains("abcdef"))
+        #expect(DeviceToken(hex: String(repeating: "ABCD", count: 8))?.hex == String(repeating: "abcd", count: 8))
+        #expect(DeviceToken(hex: String(repeating: "abc", count: 11)) == nil)
+        #expect(DeviceToken(hex: String(repeating: "zz", count: 16)) == nil)
+        #expect(!String(describing: DeviceToken(hex: String(repeating: "abcdef01", count: 4))!).contains("abcdef"))
         #expect(APNsID("9F1E6C4B-0000-4000-8000-000000000001")?.description == "9f1e6c4b-0000-4000-8000-000000000001")
         #expect(PushExpiration.at(Date(timeIntervalSince1970: 1_700_000_000.9)).headerValue == "1700000000")
         #expect(PushExpiration.immediately.headerValue == "0")

@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import APNsMock
 import Foundation
 import HeraldTesting
@@ -44,7 +45,8 @@ extension Networked {
             let harness = try await MockHarness.start()
             defer { Task { try await harness.stop() } }
             try await harness.withPool(harness.configuration()) { pool in
-                let shortToken = try #require(DeviceToken(hex: "abcd"))
+                // Well formed, so Herald sends it, but not one of the 32-byte tokens Apple issues today.
+                let shortToken = try #require(DeviceToken(hex: String(repeating: "ab", count: 16)))
                 let bad = try await pool.send(MockHarness.alert(shortToken))
                 #expect(bad.rejectionReason == .badDeviceToken)
                 #expect(bad.isDeviceTokenDead)

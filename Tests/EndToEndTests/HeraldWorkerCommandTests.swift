@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import APNsMock
 import Foundation
 import HeraldCore

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HeraldCore
 import HeraldTesting
@@ -31,7 +32,7 @@ struct CoreDatabase {
     /// Registers a new random device for `user` and returns its id.
     @discardableResult
     func device(_ user: ExternalID) async throws -> UUID {
-        let token = PushToken(SecureToken.hex())!
+        let token = DeviceToken(hex: SecureToken.hex())!
         return try await devices.register(
             DeviceRegistration(token: token, platform: .iOS, environment: .sandbox), for: user
         ).device.id

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HeraldCore
 import HeraldTesting
@@ -10,7 +11,7 @@ import Testing
         defer { db.client.shutdown() }
         let alice = try await db.user("alice")
         let bob = try await db.user("bob")
-        let token = PushToken(SecureToken.hex().uppercased())!
+        let token = DeviceToken(hex: SecureToken.hex().uppercased())!
         let first = try await db.devices.register(
             .init(token: token, platform: .iOS, environment: .sandbox), for: alice)
         #expect(first.created)
@@ -89,12 +90,12 @@ import Testing
         defer { db.client.shutdown() }
         let users = [try await db.user("a"), try await db.user("b")]
         let batcher = RegistrationBatcher(store: db.devices, maximumBatches: 1, maximumBatchSize: 50)
-        let shared = PushToken(SecureToken.hex())!
+        let shared = DeviceToken(hex: SecureToken.hex())!
         // 200 distinct tokens, one token registered by both users, and an unknown user.
         let outcomes = await withTaskGroup(of: Result<Bool, any Error>.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    let token = PushToken(SecureToken.hex())!
+                    let token = DeviceToken(hex: SecureToken.hex())!
                     let registration = DeviceRegistration(token: token, platform: .iOS, environment: .sandbox)
                     return await Result(catching: {
                         try await batcher.register(registration, for: users[index % 2]).created
@@ -109,7 +110,7 @@ import Testing
             }
             group.addTask {
                 let registration = DeviceRegistration(
-                    token: PushToken(SecureToken.hex())!, platform: .iOS, environment: .sandbox)
+                    token: DeviceToken(hex: SecureToken.hex())!, platform: .iOS, environment: .sandbox)
                 return await Result(catching: {
                     try await batcher.register(registration, for: ExternalID("ghost")!).created
                 })

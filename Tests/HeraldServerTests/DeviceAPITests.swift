@@ -1,4 +1,4 @@
-import APNs
+import APNsCore
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -64,6 +64,26 @@ import Testing
                 #expect(!body.lowercased().contains(token.lowercased()))
             }
             #expect(try await harness.count("device_tokens") == 1)
+        }
+    }
+
+    /// The registration rule is the sending rule: the longest token the API takes is one Herald can send.
+    @Test func tokensUpTo256BytesRegisterAndLongerAreRefused() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await Self.setUp(api, users: ["alice"])
+            let longest = String(repeating: "ab", count: 256)
+            let registered = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(longest)","platform":"iOS"}"#)
+            #expect(registered.status == .created, "\(registered.text)")
+            let before = try await harness.snapshot()
+            let tooLong = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(longest)ab","platform":"iOS"}"#)
+            #expect(tooLong.status == .unprocessableContent)
+            #expect(tooLong.field == "token")
+            #expect(try await harness.snapshot() == before)
         }
     }
 

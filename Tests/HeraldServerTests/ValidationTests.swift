@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -156,6 +157,32 @@ import Testing
                 #expect(answer.json?["message"]?.stringValue?.isEmpty == false, "\(test)")
                 if let field = test.field { #expect(answer.field == field, "\(test)") }
             }
+            #expect(try await harness.snapshot() == before)
+        }
+    }
+
+    /// The API takes exactly the push types the APNs model can send; mdm, which needs a certificate, is refused
+    /// with the reason instead of failing at send time.
+    @Test func pushTypesAreExactlyThoseHeraldCanSend() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            _ = try await api.call(
+                .put, "/api/v1/users/u1", headers: harness.admin(), json: #"{"email":"u1@example.com","name":"U"}"#)
+            for pushType in PushType.all {
+                let answer = try await api.call(
+                    .post, "/api/v1/notifications", headers: harness.admin(),
+                    json:
+                        #"{"userIds":["u1"],"alert":{"body":"hi"},"pushType":"\#(pushType.headerValue)","priority":5}"#)
+                #expect(answer.status == .accepted, "\(pushType): \(answer.text)")
+                if let id = answer.json?["id"]?.stringValue { _ = try await harness.waitForExpansion(id) }
+            }
+            let before = try await harness.snapshot()
+            let mdm = try await api.call(
+                .post, "/api/v1/notifications", headers: harness.admin(),
+                json: #"{"userIds":["u1"],"alert":{"body":"hi"},"pushType":"mdm"}"#)
+            #expect(mdm.status == .unprocessableContent)
+            #expect(mdm.field == "pushType")
+            #expect(mdm.json?["message"]?.stringValue?.contains("certificate") == true, "\(mdm.text)")
             #expect(try await harness.snapshot() == before)
         }
     }

@@ -1,3 +1,4 @@
+import APNsCore
 import Cryptography
 import Foundation
 import Logging

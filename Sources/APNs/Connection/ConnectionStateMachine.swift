@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The life of one APNs connection as pure state: events in, actions out, no I/O and no clock.
 ///
 /// Requests are opaque tickets with deadlines. The machine decides when to connect, how many streams

@@ -1,3 +1,4 @@
+import APNsCore
 internal import CNghttp2
 
 /// A client-side `nghttp2_session` driven through memory buffers (`mem_recv`/`mem_send`); owns the

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// A FIFO of request tickets that can also take tickets back at the front (for resends), both in
 /// amortised constant time per ticket.
 struct TicketQueue: Sendable, Equatable {

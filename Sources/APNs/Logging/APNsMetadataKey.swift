@@ -1,3 +1,5 @@
+import APNsCore
+
 /// The logging metadata keys of the APNs module, stable and dotted, in one place.
 enum APNsMetadataKey {
     static let connection = "apns.connection"

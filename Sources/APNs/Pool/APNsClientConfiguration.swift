@@ -1,3 +1,4 @@
+import APNsCore
 public import Cryptography
 
 /// How an ``APNsConnectionPool`` connects and how long it waits.

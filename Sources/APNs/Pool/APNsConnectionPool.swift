@@ -1,3 +1,4 @@
+public import APNsCore
 public import Cryptography
 public import Logging
 import Synchronization

@@ -1,16 +1,4 @@
-/// Apple's two push environments.
-public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable {
-    case sandbox
-    case production
-
-    /// Apple's host for this environment.
-    public var defaultHost: String {
-        switch self {
-        case .sandbox: "api.sandbox.push.apple.com"
-        case .production: "api.push.apple.com"
-        }
-    }
-}
+public import APNsCore
 
 /// Where an APNs connection goes: Apple's host on 443 (or 2197), or any host and port for testing.
 public struct APNsEndpoint: Sendable, Hashable, CustomStringConvertible {

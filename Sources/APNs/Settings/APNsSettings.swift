@@ -1,3 +1,4 @@
+public import APNsCore
 import Foundation
 
 /// Herald's APNs settings: the signing key, team, app, environments and where each environment's

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 /// When a provider token is renewed, as pure state: no clock, no signing.

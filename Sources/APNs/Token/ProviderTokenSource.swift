@@ -1,3 +1,4 @@
+import APNsCore
 public import Cryptography
 public import Foundation
 public import Logging

@@ -1,3 +1,4 @@
+import APNsCore
 public import Foundation
 
 /// The time of day, injected so token ages and `iat` claims can be tested without waiting.

@@ -1,8 +1,8 @@
 /// One HTTP/2 header field as sent, with whether HPACK must never index it.
-struct HeaderField: Equatable, Sendable {
-    let name: String
-    let value: String
-    let neverIndexed: Bool
+package struct HeaderField: Equatable, Sendable {
+    package let name: String
+    package let value: String
+    package let neverIndexed: Bool
 }
 
 extension PushRequest {
@@ -10,7 +10,7 @@ extension PushRequest {
     /// `:path` (holds the device token) and `authorization` are never indexed, so neither stays in
     /// any HPACK table along the way. `apns-id` is unique per request: indexing it would only push the
     /// repeated headers (topic, push type, priority) out of the 4 KiB dynamic table on both sides.
-    func headerFields(authority: String, authorization: String) -> [HeaderField] {
+    package func headerFields(authority: String, authorization: String) -> [HeaderField] {
         var fields = [
             HeaderField(name: ":method", value: "POST", neverIndexed: false),
             HeaderField(name: ":scheme", value: "https", neverIndexed: false),

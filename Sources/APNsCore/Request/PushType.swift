@@ -1,7 +1,8 @@
 /// The `apns-push-type` header, with the topic suffix and priority rules each type carries.
 ///
 /// An open set modelled as a struct over a private enum, so types Apple adds later can be added
-/// without breaking callers. `mdm` is absent: it needs certificate authentication.
+/// without breaking callers. `mdm` is absent: it needs certificate authentication (see
+/// ``certificateOnlyHeaderValues``).
 public struct PushType: Hashable, Sendable, CustomStringConvertible {
     private enum Kind: String, CaseIterable {
         case alert, background, location, voip, complication, fileprovider, liveactivity, pushtotalk, widgets, controls
@@ -22,6 +23,9 @@ public struct PushType: Hashable, Sendable, CustomStringConvertible {
 
     /// Every push type Herald can send.
     public static let all: [PushType] = Kind.allCases.map(PushType.init(kind:))
+
+    /// Push types Apple accepts only on connections authenticated with a certificate, which Herald does not use.
+    public static let certificateOnlyHeaderValues: Set<String> = ["mdm"]
 
     /// Parses the header value (`alert`, `voip`, …).
     public init?(headerValue: String) {

@@ -13,7 +13,7 @@ extension PushResult {
     ///   - uniqueID: The `apns-unique-id` response header, if any.
     ///   - body: The response body (JSON `{"reason": …, "timestamp": …}` on failure).
     ///   - sentID: The `apns-id` the request carried, used when Apple's echo is missing.
-    static func parse(
+    package static func parse(
         status: Int, apnsIDHeader: String?, uniqueID: String?, body: [UInt8], sentID: APNsID
     ) -> PushResult {
         let apnsID = apnsIDHeader.flatMap(APNsID.init) ?? sentID

@@ -30,6 +30,7 @@ struct MockRequestValidator: Sendable {
         guard let path = head.path, path.hasPrefix("/3/device/") else { return reject(404, "BadPath") }
         let token = path.dropFirst("/3/device/".count)
         guard !token.isEmpty else { return reject(400, "MissingDeviceToken") }
+        // Apple issues 32-byte tokens today and refuses any token it did not issue.
         guard token.utf8.count == 64, token.utf8.allSatisfy(\.isHexDigit) else { return reject(400, "BadDeviceToken") }
         for name in [
             "apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration", "apns-collapse-id",

@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 import Postgres
 

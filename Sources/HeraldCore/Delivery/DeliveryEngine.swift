@@ -10,15 +10,11 @@ import Synchronization
 /// (then cancels them and puts their rows back to `pending`), records every result and returns. It does
 /// not start or stop the APNs transports: their owner runs them around the engine.
 ///
-/// Wake-ups: whoever inserts deliveries sends `NOTIFY` on ``wakeChannel``; workers also poll every
-/// ``DeliveryEngineConfiguration/pollInterval``. A `NOTIFY` on ``controlChannel`` with payload
+/// Wake-ups: whoever inserts deliveries sends `NOTIFY` on ``HeraldChannel/deliveries``; workers also poll every
+/// ``DeliveryEngineConfiguration/pollInterval``. A `NOTIFY` on ``HeraldChannel/deliveryControl`` with payload
 /// ``resumeMessage`` resumes a paused key (`herald deliveries resume`).
 public final class DeliveryEngine: Sendable {
-    /// The `LISTEN` channel that wakes workers; send `NOTIFY herald_deliveries` after inserting deliveries.
-    public static let wakeChannel = "herald_deliveries"
-    /// The `LISTEN` channel for operator commands to running engines.
-    public static let controlChannel = "herald_delivery_control"
-    /// The payload on ``controlChannel`` that resumes sending after a credential pause.
+    /// The payload on ``HeraldChannel/deliveryControl`` that resumes sending after a credential pause.
     public static let resumeMessage = "resume"
 
     public let configuration: DeliveryEngineConfiguration
@@ -173,8 +169,8 @@ public final class DeliveryEngine: Sendable {
         }
         defer { listener.shutdown() }
         do {
-            try await listener.listen(on: Self.wakeChannel) { wakes in
-                try await listener.listen(on: Self.controlChannel) { commands in
+            try await listener.listen(on: HeraldChannel.deliveries) { wakes in
+                try await listener.listen(on: HeraldChannel.deliveryControl) { commands in
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for await _ in wakes { self.doorbell.ring() }

@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 
 /// What the outcome of one attempt depends on besides Apple's answer: read from the claimed row.

@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 
 /// What the engine does with one claimed delivery after its attempt (or instead of one). Decided by

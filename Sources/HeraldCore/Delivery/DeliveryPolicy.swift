@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 
 /// Turns Apple's answer into a ``DeliveryOutcome``: one pure function, so every rule is tested

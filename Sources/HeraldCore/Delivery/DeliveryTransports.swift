@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 
 /// The APNs transports of both environments, side by side; the device's environment picks one.
 public struct DeliveryTransports: Sendable {

@@ -1,3 +1,4 @@
+public import APNsCore
 public import Foundation
 
 /// The platforms Herald registers devices for.
@@ -37,7 +38,7 @@ public struct Device: Sendable, Equatable {
 
 /// What a device registration carries besides the token and the user.
 public struct DeviceRegistration: Sendable {
-    public var token: PushToken
+    public var token: DeviceToken
     public var platform: DevicePlatform
     public var environment: PushEnvironment
     /// The apns-topic; `nil` means the configured bundle id.
@@ -46,7 +47,7 @@ public struct DeviceRegistration: Sendable {
     public var osVersion: String?
 
     public init(
-        token: PushToken, platform: DevicePlatform, environment: PushEnvironment, topic: String? = nil,
+        token: DeviceToken, platform: DevicePlatform, environment: PushEnvironment, topic: String? = nil,
         appVersion: String? = nil, osVersion: String? = nil
     ) {
         self.token = token

@@ -1,3 +1,4 @@
+import APNsCore
 public import Foundation
 public import Postgres
 

@@ -1,3 +1,5 @@
+import APNsCore
+
 /// Registers devices in batches when many arrive at once, so a burst costs a few statements and commits instead of
 /// one each. A registration that finds no batch running starts one at once, so a lone request waits for nothing.
 ///

@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 
 /// The APNs payload of an event (seed §9.3) with its deep link (seed §9.1).
 public enum EventPayload {

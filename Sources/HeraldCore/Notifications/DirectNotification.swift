@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 
 /// A push the backend composed itself (`POST /notifications`), sent to users, devices and/or a project's audience.
@@ -14,11 +14,6 @@ public struct DirectNotification: Sendable, Equatable {
             self.body = body
         }
     }
-
-    public static let pushTypes: Set<String> = [
-        "alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity",
-        "pushtotalk", "widgets", "controls",
-    ]
 
     public var userIDs: [ExternalID] = []
     public var deviceIDs: [UUID] = []
@@ -55,7 +50,15 @@ public struct DirectNotification: Sendable, Equatable {
         guard (1...50).contains(type.count),
             !type.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
         else { throw .invalid("must be 1 to 50 printable characters", field: "type") }
-        if let pushType, !Self.pushTypes.contains(pushType) { throw .invalid("unknown push type", field: "pushType") }
+        if let pushType, PushType(headerValue: pushType) == nil {
+            if PushType.certificateOnlyHeaderValues.contains(pushType) {
+                throw .invalid(
+                    "\(pushType) pushes need certificate-based authentication, and Herald signs with provider tokens",
+                    field: "pushType")
+            }
+            throw .invalid(
+                "must be one of \(PushType.all.map(\.headerValue).joined(separator: ", "))", field: "pushType")
+        }
         if let priority, ![1, 5, 10].contains(priority) { throw .invalid("must be 10, 5 or 1", field: "priority") }
         if resolvedPushType == "background", resolvedPriority == 10 {
             throw .invalid("background pushes must have priority 5 or 1", field: "priority")

@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 
 /// How a user wants pushes to look on their devices (seed 002 FR-4).

@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 
 /// What a notification says and how Apple should treat it: stored as `notifications.content` (jsonb)
 /// by the API and read by the delivery engine, so both speak this one type.

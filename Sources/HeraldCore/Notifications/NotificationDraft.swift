@@ -1,4 +1,4 @@
-public import APNs
+public import APNsCore
 public import Foundation
 
 /// A notification ready to be stored: what to send (`content`) and to whom (`targets`), as the outbox keeps them.

@@ -1,4 +1,4 @@
-import APNs
+import APNsCore
 public import Foundation
 import Postgres
 

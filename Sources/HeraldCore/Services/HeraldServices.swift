@@ -1,9 +1,8 @@
-public import HeraldCore
 public import Postgres
 
-/// The domain services the routes call, on one database pool.
+/// The domain services the HTTP API calls, on one database pool.
 public struct HeraldServices: Sendable {
-    public let client: PostgresClient
+    private let client: PostgresClient
     public let directory: Directory
     public let devices: DeviceStore
     /// Registrations go through here, so bursts are written in batches.
@@ -11,6 +10,7 @@ public struct HeraldServices: Sendable {
     public let preferences: PreferenceStore
     public let keys: APIKeyStore
     public let notifications: NotificationStore
+    public let logs: DeliveryLogStore
     /// Woken after each accepted notification so expansion starts at once in this process; `nil` when another
     /// process expands.
     public let expansion: ExpansionLoop?
@@ -23,6 +23,12 @@ public struct HeraldServices: Sendable {
         preferences = PreferenceStore(client: client)
         keys = APIKeyStore(client: client)
         notifications = NotificationStore(client: client)
+        logs = DeliveryLogStore(client: client)
         self.expansion = expansion
+    }
+
+    /// Answers when the database takes a query; throws when it cannot be reached.
+    public func checkDatabase() async throws {
+        _ = try await client.query("SELECT 1")
     }
 }

@@ -4,8 +4,11 @@ public import Postgres
 public enum HeraldChannel {
     /// A notification was accepted; its payload is the notification id.
     public static let notifications = "herald_notifications"
-    /// Deliveries were created; its payload is the notification id.
+    /// Deliveries were created (their workers wake); its payload is the notification id. Send it after inserting
+    /// deliveries by other means.
     public static let deliveries = "herald_deliveries"
+    /// Operator commands to running delivery engines (``DeliveryEngine/resumeMessage``).
+    public static let deliveryControl = "herald_delivery_control"
 }
 
 extension PostgresError {

@@ -1,8 +1,8 @@
-public import APNs
+public import APNsCore
 
 /// Herald's JSON documents (stored `jsonb`, request bodies, payloads) use the APNs module's value type, so a
 /// rendered payload reaches the APNs client without conversion.
-public typealias JSONValue = APNs.JSONValue
+public typealias JSONValue = APNsCore.JSONValue
 
 extension JSONValue {
     /// The member `key` of an object, else `nil`.

@@ -1,4 +1,4 @@
-import HeraldCore
+public import HeraldCore
 public import Hummingbird
 public import Logging
 import ServiceLifecycle
@@ -23,7 +23,7 @@ public enum HeraldApplication {
         NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
         DeviceTestRoutes(services: services).register(on: table)
         ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
-        let logs = DeliveryLogStore(client: services.client)
+        let logs = services.logs
         LogRoutes(logs: logs).register(on: table)
         NotificationDeliveryRoutes(logs: logs).register(on: table)
         StatsRoutes(logs: logs).register(on: table)

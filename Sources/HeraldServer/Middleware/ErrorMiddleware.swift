@@ -3,7 +3,6 @@ import HeraldCore
 import Hummingbird
 import Logging
 import NIOCore
-import Postgres
 
 /// Turns every error into Herald's error body, so clients see one shape whatever failed. Unexpected errors are
 /// logged and answered as 500 without detail.
@@ -28,7 +27,7 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge: throw APIError.payloadTooLarge
             default: throw APIError(error.status, .validationFailed, error.body ?? error.status.reasonPhrase)
             }
-        } catch let error as PostgresError where error.kind == .poolTimeout || error.isConnectionFailure {
+        } catch  where DatabaseAvailability.isUnavailable(error) {
             context.logger.error("database unavailable", metadata: ["error": "\(error)"])
             throw APIError(.serviceUnavailable, .unavailable, "the database is unavailable")
         } catch {

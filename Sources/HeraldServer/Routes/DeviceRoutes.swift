@@ -1,3 +1,4 @@
+import APNsCore
 import HeraldCore
 import Hummingbird
 
@@ -31,7 +32,7 @@ struct DeviceRoutes {
 
     private func parseRegistration(_ body: JSONObject) throws(APIError) -> DeviceRegistration {
         try body.allowOnly(["token", "platform", "appVersion", "osVersion", "environment", "topic"])
-        guard let token = PushToken(try body.requiredString("token")) else {
+        guard let token = DeviceToken(hex: try body.requiredString("token")) else {
             throw .validation("must be hex of even length, 16 to 256 bytes", field: "token")
         }
         guard let platform = DevicePlatform(rawValue: try body.requiredString("platform")) else {

@@ -2,7 +2,6 @@ import HeraldCore
 import Hummingbird
 import Logging
 import NIOCore
-import Postgres
 
 /// Probes and the API's own description; none needs credentials.
 struct HealthRoutes {
@@ -15,7 +14,7 @@ struct HealthRoutes {
         table.on(.get, "/healthz") { _, _ in try JSONResponse.make(Status(status: "ok")) }
         table.on(.get, "/readyz") { _, context in
             do {
-                _ = try await services.client.query("SELECT 1")
+                try await services.checkDatabase()
             } catch {
                 context.logger.warning("readiness check failed", metadata: ["error": "\(error)"])
                 throw APIError(.serviceUnavailable, .unavailable, "the database is unreachable")

@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import ArgumentParser
 
 /// The APNs settings as flags. Every option is optional and has no default here, so `--help` never

@@ -24,7 +24,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 logger: Logger(label: "herald.deliveries"))
             defer { client.shutdown() }
             try await client.query(
-                "SELECT pg_notify(\(DeliveryEngine.controlChannel), \(DeliveryEngine.resumeMessage))")
+                "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
             Console.line("asked every running delivery engine to resume sending")
         }
     }

@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import ArgumentParser
 import Foundation
 import HeraldCore

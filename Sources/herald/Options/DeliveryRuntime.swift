@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import Foundation
 import HeraldCore
 import Logging

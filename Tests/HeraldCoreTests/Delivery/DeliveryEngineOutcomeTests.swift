@@ -1,4 +1,5 @@
 import APNs
+import APNsCore
 import APNsMock
 import Foundation
 import HeraldCore
@@ -163,7 +164,7 @@ extension Networked {
             #expect(engine.metrics.snapshot().pausedKeys == 1)
             harness.sandbox.script(deviceTokenPrefix: "403", .accept(apnsID: target.delivery.uuidString.lowercased()))
             try await harness.client.query(
-                "SELECT pg_notify(\(DeliveryEngine.controlChannel), \(DeliveryEngine.resumeMessage))")
+                "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
             while try await harness.delivery(target.delivery).state != "sent" {
                 try await Task.sleep(for: .milliseconds(50))
             }

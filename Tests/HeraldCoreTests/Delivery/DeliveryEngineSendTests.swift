@@ -1,4 +1,4 @@
-import APNs
+import APNsCore
 import APNsMock
 import Foundation
 import HeraldCore
@@ -9,6 +9,26 @@ import Testing
 extension Networked {
     /// The right pushes, with the right headers and payload, reach the right server.
     @Suite struct DeliveryEngineSendTests {
+        /// A token as long as registration allows (256 bytes) is sent whole; the mock, like Apple today, issues only
+        /// 32-byte tokens and refuses it, which the engine handles as any BadDeviceToken.
+        @Test func theLongestRegisteredTokenIsSentWhole() async throws {
+            let harness = try await EngineHarness.start()
+            let longest = String(repeating: "5a", count: 256)
+            let user = try await harness.insertUser()
+            let device = try await harness.insertDevice(user: user, token: longest)
+            let notification = try await harness.insertNotification(NotificationContent(title: "Herald", body: "Long"))
+            _ = try await harness.insertDelivery(notification: notification, user: user, device: device)
+
+            let done = try await harness.run(harness.makeEngine()) {
+                harness.sandbox.recordedRequests.count + harness.production.recordedRequests.count >= 1
+            }
+            #expect(done)
+            let record = try #require((harness.sandbox.recordedRequests + harness.production.recordedRequests).first)
+            #expect(record.deviceToken == longest)
+            #expect(record.verdict.status == 400)
+            try await harness.stop()
+        }
+
         @Test func pushReachesTheMockWithHeadersTopicAndPayload() async throws {
             let harness = try await EngineHarness.start()
             let user = try await harness.insertUser(sound: false, badge: true)
@@ -100,7 +120,7 @@ extension Networked {
             try await Task.sleep(for: .seconds(1))
             let notification = try await harness.insertFanOut(count: 3, tokenPrefix: "cc")
             let inserted = ContinuousClock.now
-            try await harness.client.query("SELECT pg_notify(\(DeliveryEngine.wakeChannel), '')")
+            try await harness.client.query("SELECT pg_notify(\(HeraldChannel.deliveries), '')")
             while try await harness.states(of: notification) != ["sent": 3] {
                 #expect(ContinuousClock.now - inserted < .seconds(10), "NOTIFY did not wake the engine")
                 try await Task.sleep(for: .milliseconds(50))

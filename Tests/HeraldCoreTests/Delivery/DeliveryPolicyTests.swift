@@ -1,4 +1,4 @@
-import APNs
+import APNsCore
 import Foundation
 import HeraldCore
 import Testing

@@ -1,4 +1,5 @@
 public import APNs
+public import APNsCore
 public import APNsMock
 import Cryptography
 public import Foundation

@@ -1,0 +1,11 @@
+import Postgres
+
+/// Tells a failure of the database itself (its pool is exhausted, or it cannot be reached) from a request's own
+/// fault, so the API can answer the first with 503 without knowing the database driver.
+public enum DatabaseAvailability {
+    /// Whether `error` means the database cannot serve requests right now.
+    public static func isUnavailable(_ error: any Error) -> Bool {
+        guard let error = error as? PostgresError else { return false }
+        return error.kind == .poolTimeout || error.isConnectionFailure
+    }
+}
