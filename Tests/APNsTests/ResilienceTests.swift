@@ -148,6 +148,24 @@ extension Networked {
             #expect(try await pool.send(MockHarness.alert(MockHarness.deviceToken())) == .failed(.shutDown))
         }
 
+        /// When a pool's run returns, its connection threads have freed what they owned (TLS context, signing key):
+        /// `herald` exits right after, and OpenSSL's exit-time cleanup must not meet a thread still freeing OpenSSL
+        /// objects (a worker crashed with SIGSEGV in libcrypto after SIGTERM that way).
+        @Test func stoppedPoolHasFreedItsConnectionsOpenSSLObjects() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            weak var releasedTokens: ProviderTokenSource?
+            do {
+                let tokens = try harness.tokenSource()
+                releasedTokens = tokens
+                let result = try await harness.withPool(harness.configuration(connections: 2), tokens: tokens) {
+                    pool in try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
+                }
+                #expect(result.uniqueID != nil)
+            }
+            #expect(releasedTokens == nil, "a connection thread still held its loop after the pool stopped")
+        }
+
         /// An idle connection pings; the mock answers, so the connection is kept (an unanswered ping would
         /// make the client reconnect after the ping timeout).
         @Test func idleConnectionPingsAndStaysOpen() async throws {

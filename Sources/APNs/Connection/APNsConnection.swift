@@ -28,6 +28,7 @@ final class APNsConnection: Sendable {
         /// The thread is (about to be) blocked in `poll` and needs a byte on the pipe to see new work.
         var sleeping = false
         var cancellations: [Ticket] = []
+        var started = false
         var stopping = false
         var stopped: CheckedContinuation<Void, Never>?
         var hasExited = false
@@ -69,9 +70,13 @@ final class APNsConnection: Sendable {
 
     /// Starts the connection's thread. Connects lazily, on the first request.
     func start() {
-        guard let loop = loop.withLock({ $0.take() }) else { return }
+        let first = inbox.withLock { inbox in
+            defer { inbox.started = true }
+            return !inbox.started
+        }
+        guard first else { return }
         let thread = Thread { [self] in
-            loop.run(connection: self)
+            runLoop()
             let waiter = inbox.withLock { inbox -> CheckedContinuation<Void, Never>? in
                 inbox.hasExited = true
                 return inbox.stopped.take()
@@ -82,13 +87,19 @@ final class APNsConnection: Sendable {
         thread.start()
     }
 
+    /// Runs the loop and frees it, with its TLS context and signing key, before ``stop()`` may return: once the
+    /// process exits, OpenSSL's own cleanup must not meet a thread still freeing OpenSSL objects.
+    private func runLoop() {
+        guard let loop = loop.withLock({ $0.take() }) else { return }
+        loop.run(connection: self)
+    }
+
     /// Fails every open request with ``TransportFailure/shutDown`` and ends the thread.
     func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let neverStarted = loop.withLock { $0 != nil }
             let (exited, orphans) = inbox.withLock { inbox -> (Bool, [Submission]) in
                 inbox.stopping = true
-                if neverStarted {
+                if !inbox.started {
                     defer { inbox.submissions = [] }
                     return (true, inbox.submissions)
                 }
