@@ -66,6 +66,16 @@ let foundationTargets: [Target] = [
         ],
         swiftSettings: strictSettings
     ),
+    // The webhook sender: an HTTP client the delivery engine reports to through DeliveryEventSink.
+    .target(
+        name: "HeraldWebhook",
+        dependencies: [
+            "Cryptography",
+            "HeraldCore",
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        swiftSettings: strictSettings
+    ),
     .executableTarget(
         name: "herald",
         dependencies: [
@@ -74,6 +84,7 @@ let foundationTargets: [Target] = [
             "APNsMock",
             "HeraldCore",
             "HeraldServer",
+            "HeraldWebhook",
             "LocalServices",
             "Postgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -101,6 +112,7 @@ let foundationTargets: [Target] = [
             "Cryptography",
             "HeraldCore",
             "HeraldTesting",
+            "HeraldWebhook",
             "Postgres",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -111,7 +123,7 @@ let foundationTargets: [Target] = [
     ),
     .testTarget(
         name: "HeraldCommandTests",
-        dependencies: ["APNsMock", "herald"],
+        dependencies: ["APNs", "APNsCore", "APNsMock", "herald"],
         swiftSettings: strictSettings
     ),
 ]

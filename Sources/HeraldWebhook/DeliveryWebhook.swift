@@ -1,5 +1,6 @@
 import Cryptography
 public import Foundation
+public import HeraldCore
 public import Logging
 import Synchronization
 
@@ -7,13 +8,13 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// Tells the backend about deactivated devices and finally failed deliveries: batched JSON `POST`s to
-/// `HERALD_WEBHOOK_URL`, signed in the `X-Herald-Signature` header as `sha256=<hex HMAC-SHA256 of the
-/// body under HERALD_WEBHOOK_SECRET>`, retried with backoff.
+/// Tells the backend about deactivated devices and finally failed deliveries: batched JSON `POST`s to the
+/// configured URL, signed in the `X-Herald-Signature` header as `sha256=<hex HMAC-SHA256 of the body under the
+/// secret>`, retried with backoff. The delivery engine's ``DeliveryEventSink``.
 ///
 /// ``enqueue(_:)`` never waits, so a slow or failing webhook never holds up delivery; beyond
 /// ``Configuration/queueLimit`` the oldest events are dropped with a warning. ``run()`` sends until cancelled.
-public final class DeliveryWebhook: Sendable {
+public final class DeliveryWebhook: DeliveryEventSink {
     public struct Configuration: Sendable {
         public var url: URL
         public var secret: String
@@ -43,19 +44,6 @@ public final class DeliveryWebhook: Sendable {
             self.initialBackoff = initialBackoff
             self.queueLimit = max(1, queueLimit)
             self.requestTimeout = requestTimeout
-        }
-
-        /// Reads `HERALD_WEBHOOK_URL` and `HERALD_WEBHOOK_SECRET`; nil when no URL is set.
-        /// - Throws: ``DeliveryWebhookError`` for a URL that is not http(s) or a missing secret.
-        public static func fromEnvironment(_ environment: [String: String]) throws(DeliveryWebhookError)
-            -> Configuration?
-        {
-            guard let text = environment["HERALD_WEBHOOK_URL"], !text.isEmpty else { return nil }
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? "") else {
-                throw .invalidURL
-            }
-            guard let secret = environment["HERALD_WEBHOOK_SECRET"], !secret.isEmpty else { throw .missingSecret }
-            return Configuration(url: url, secret: secret)
         }
     }
 
@@ -169,18 +157,5 @@ public final class DeliveryWebhook: Sendable {
         "sha256="
             + HMACSHA256.authenticationCode(for: body, key: Data(secret.utf8)).map { String(format: "%02x", $0) }
             .joined()
-    }
-}
-
-/// A webhook setting that cannot be used.
-public enum DeliveryWebhookError: Error, Equatable, CustomStringConvertible, Sendable {
-    case invalidURL
-    case missingSecret
-
-    public var description: String {
-        switch self {
-        case .invalidURL: "HERALD_WEBHOOK_URL must be an http or https URL"
-        case .missingSecret: "HERALD_WEBHOOK_SECRET must be set when HERALD_WEBHOOK_URL is"
-        }
     }
 }

@@ -1,6 +1,7 @@
 import APNs
 import APNsCore
 import APNsMock
+import Cryptography
 import Foundation
 import HeraldTesting
 import Logging
@@ -60,9 +61,6 @@ extension Networked {
         @Test func environmentsRouteToTheirOwnServers() async throws {
             let sandboxMock = try await MockHarness.start()
             defer { Task { try await sandboxMock.stop() } }
-            let keyPath = FileManager.default.temporaryDirectory.appendingPathComponent("herald-\(UUID()).p8").path
-            try sandboxMock.key.writePrivateKey(to: keyPath)
-            defer { try? FileManager.default.removeItem(atPath: keyPath) }
             // The production mock trusts the same key as the sandbox one: same team, same key, two servers.
             let productionTrustingSameKey = try APNsMockServer(
                 configuration: APNsMockConfiguration(
@@ -74,14 +72,16 @@ extension Networked {
                 + productionTrustingSameKey.certificateAuthority.caCertificatePEM)
                 .write(toFile: caFile, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: caFile) }
-            let settings = try APNsSettings.resolve(
-                environment: [
-                    "APNS_KEY_ID": sandboxMock.key.keyID, "APNS_TEAM_ID": MockHarness.teamID, "APNS_KEY_PATH": keyPath,
-                    "HERALD_APNS_SANDBOX_URL": "https://127.0.0.1:\(sandboxMock.mock.port)",
-                    "HERALD_APNS_PRODUCTION_URL": "https://127.0.0.1:\(productionTrustingSameKey.port)",
-                    "HERALD_APNS_CA_FILE": caFile, "HERALD_APNS_CONNECTIONS": "1",
-                ], flags: .init())
-            let client = try APNsClient(settings: settings, logger: Logger(label: "test"))
+            let trust = TLSClientConfiguration(additionalCAFile: caFile)
+            let client = try APNsClient(
+                tokens: sandboxMock.tokenSource(),
+                sandbox: APNsClientConfiguration(
+                    endpoint: APNsEndpoint(host: "127.0.0.1", port: sandboxMock.mock.port), connectionCount: 1,
+                    tls: trust),
+                production: APNsClientConfiguration(
+                    endpoint: APNsEndpoint(host: "127.0.0.1", port: productionTrustingSameKey.port), connectionCount: 1,
+                    tls: trust),
+                logger: Logger(label: "test"))
             let runner = Task { await client.run() }
             let toSandbox = try await client.send(MockHarness.alert(MockHarness.deviceToken()), environment: .sandbox)
             let toProduction = try await client.send(

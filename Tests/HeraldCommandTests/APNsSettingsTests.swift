@@ -2,6 +2,8 @@ import APNs
 import APNsCore
 import Testing
 
+@testable import herald
+
 @Suite struct APNsSettingsTests {
     let base = ["APNS_KEY_ID": "KEY1234567", "APNS_TEAM_ID": "TEAM123456", "APNS_KEY_PATH": "/keys/AuthKey.p8"]
 

@@ -10,14 +10,14 @@ public final class APNsClient: Sendable {
     public let sandbox: APNsConnectionPool
     public let production: APNsConnectionPool
 
-    /// Builds both pools from resolved settings.
-    /// - Throws: ``KeyError`` for an unusable `.p8`, ``TLSError`` for an unusable CA file.
-    public init(settings: APNsSettings, logger: Logger) throws {
-        let tokens = try settings.makeTokenSource(logger: logger)
-        sandbox = try APNsConnectionPool(
-            configuration: settings.clientConfiguration(for: .sandbox), tokens: tokens, logger: logger)
-        production = try APNsConnectionPool(
-            configuration: settings.clientConfiguration(for: .production), tokens: tokens, logger: logger)
+    /// Builds both pools, signing with one provider token source.
+    /// - Throws: ``TLSError`` for an unusable TLS configuration (for example an unreadable CA file).
+    public init(
+        tokens: ProviderTokenSource, sandbox: APNsClientConfiguration, production: APNsClientConfiguration,
+        logger: Logger
+    ) throws(TLSError) {
+        self.sandbox = try APNsConnectionPool(configuration: sandbox, tokens: tokens, logger: logger)
+        self.production = try APNsConnectionPool(configuration: production, tokens: tokens, logger: logger)
     }
 
     /// The pool for `environment`.

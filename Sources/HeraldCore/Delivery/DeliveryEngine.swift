@@ -21,7 +21,7 @@ public final class DeliveryEngine: Sendable {
     public let metrics: DeliveryMetrics
     let store: DeliveryStore
     let transports: DeliveryTransports
-    let webhook: DeliveryWebhook?
+    let webhook: (any DeliveryEventSink)?
     let logger: Logger
     let doorbell = Doorbell()
     let burstGuard: Mutex<BurstGuard>
@@ -44,7 +44,7 @@ public final class DeliveryEngine: Sendable {
     ///   - webhook: Receives deactivations and final failures; the engine runs it.
     public init(
         client: PostgresClient, transports: DeliveryTransports, configuration: DeliveryEngineConfiguration,
-        metrics: DeliveryMetrics = DeliveryMetrics(), webhook: DeliveryWebhook? = nil, logger: Logger
+        metrics: DeliveryMetrics = DeliveryMetrics(), webhook: (any DeliveryEventSink)? = nil, logger: Logger
     ) {
         store = DeliveryStore(client: client)
         self.transports = transports

@@ -146,7 +146,7 @@ public struct DeliveryPolicy: Hashable, Sendable {
 
 extension Duration {
     /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
+    package var seconds: TimeInterval {
         let parts = components
         return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
     }

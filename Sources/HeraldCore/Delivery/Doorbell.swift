@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// Each ring bumps a generation, so a worker that saw generation g before claiming returns at once
 /// from ``wait(after:timeout:)`` if a ring came while it was busy.
-final class Doorbell: Sendable {
+package final class Doorbell: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -13,9 +13,11 @@ final class Doorbell: Sendable {
 
     private let state = Mutex(State())
 
-    var generation: UInt64 { state.withLock { $0.generation } }
+    package init() {}
 
-    func ring() {
+    package var generation: UInt64 { state.withLock { $0.generation } }
+
+    package func ring() {
         let waiters = state.withLock { state in
             state.generation &+= 1
             defer { state.waiters.removeAll() }
@@ -25,7 +27,7 @@ final class Doorbell: Sendable {
     }
 
     /// Returns when rung after `generation`, after `timeout`, or when the task is cancelled.
-    func wait(after generation: UInt64, timeout: Duration) async {
+    package func wait(after generation: UInt64, timeout: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await Task.sleep(for: timeout) }
             group.addTask { await self.waitForRing(after: generation) }

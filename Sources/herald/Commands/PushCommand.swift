@@ -36,7 +36,9 @@ struct PushCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for Apple's answer.") var timeout = 30
 
     func validate() throws {
-        guard DeviceToken(hex: token) != nil else { throw ValidationError("--token must be hexadecimal, 16 to 256 bytes") }
+        guard DeviceToken(hex: token) != nil else {
+            throw ValidationError("--token must be hexadecimal, 16 to 256 bytes")
+        }
         guard alert != nil || payload != nil else { throw ValidationError("give --alert or --payload") }
         guard PushType(headerValue: pushType) != nil else { throw ValidationError("unknown --push-type \(pushType)") }
         if let priority, PushPriority(rawValue: priority) == nil {

@@ -1,10 +1,11 @@
-public import APNsCore
-public import Cryptography
-public import Logging
+import APNs
+import APNsCore
+import Cryptography
+import Logging
 
 extension APNsSettings {
     /// The pool configuration for one environment.
-    public func clientConfiguration(for environment: APNsEnvironment) -> APNsClientConfiguration {
+    func clientConfiguration(for environment: APNsEnvironment) -> APNsClientConfiguration {
         APNsClientConfiguration(
             endpoint: endpoint(for: environment), connectionCount: connections,
             tls: TLSClientConfiguration(additionalCAFile: caFile))
@@ -12,7 +13,7 @@ extension APNsSettings {
 
     /// Loads the `.p8` key and makes the team's shared provider token source.
     /// - Throws: ``KeyError`` when the key file is missing or not a P-256 key.
-    public func makeTokenSource(logger: Logger) throws(KeyError) -> ProviderTokenSource {
+    func makeTokenSource(logger: Logger) throws(KeyError) -> ProviderTokenSource {
         ProviderTokenSource(
             key: try P256PrivateKey(contentsOfFile: keyPath), keyID: keyID, teamID: teamID, logger: logger)
     }

@@ -1,4 +1,5 @@
-public import APNsCore
+import APNs
+import APNsCore
 import Foundation
 
 /// Herald's APNs settings: the signing key, team, app, environments and where each environment's
@@ -18,35 +19,35 @@ import Foundation
 /// | `HERALD_APNS_PRODUCTION_URL` | `--apns-production-url` | `https://api.push.apple.com:443` |
 /// | `HERALD_APNS_CA_FILE` | `--apns-ca-file` | none (system trust store only) |
 /// | `HERALD_APNS_CONNECTIONS` | `--apns-connections` | 2 |
-public struct APNsSettings: Sendable, Equatable {
-    public var keyID: String
-    public var teamID: String
-    public var keyPath: String
-    public var bundleID: String?
+struct APNsSettings: Sendable, Equatable {
+    var keyID: String
+    var teamID: String
+    var keyPath: String
+    var bundleID: String?
     /// The environment for devices registered without one, and for `herald push`.
-    public var defaultEnvironment: APNsEnvironment
-    public var sandbox: APNsEndpoint
-    public var production: APNsEndpoint
+    var defaultEnvironment: APNsEnvironment
+    var sandbox: APNsEndpoint
+    var production: APNsEndpoint
     /// An extra trusted CA file (for `apns-mock`).
-    public var caFile: String?
+    var caFile: String?
     /// Connections per environment.
-    public var connections: Int
+    var connections: Int
 
     /// Values given as flags; each wins over its environment variable. Nil means "not given".
-    public struct Flags: Sendable, Equatable {
-        public var keyID: String?
-        public var teamID: String?
-        public var keyPath: String?
-        public var bundleID: String?
-        public var production: Bool?
-        public var host: String?
-        public var port: Int?
-        public var sandboxURL: String?
-        public var productionURL: String?
-        public var caFile: String?
-        public var connections: Int?
+    struct Flags: Sendable, Equatable {
+        var keyID: String?
+        var teamID: String?
+        var keyPath: String?
+        var bundleID: String?
+        var production: Bool?
+        var host: String?
+        var port: Int?
+        var sandboxURL: String?
+        var productionURL: String?
+        var caFile: String?
+        var connections: Int?
 
-        public init(
+        init(
             keyID: String? = nil, teamID: String? = nil, keyPath: String? = nil, bundleID: String? = nil,
             production: Bool? = nil, host: String? = nil, port: Int? = nil, sandboxURL: String? = nil,
             productionURL: String? = nil, caFile: String? = nil, connections: Int? = nil
@@ -70,7 +71,7 @@ public struct APNsSettings: Sendable, Equatable {
     ///   - environment: The process environment (pass `ProcessInfo.processInfo.environment`; tests pass a dictionary).
     ///   - flags: Command-line values.
     /// - Throws: ``APNsSettingsError`` naming the setting that is missing or malformed.
-    public static func resolve(environment: [String: String], flags: Flags) throws(APNsSettingsError) -> APNsSettings {
+    static func resolve(environment: [String: String], flags: Flags) throws(APNsSettingsError) -> APNsSettings {
         func value(_ flag: String?, _ variable: String) -> String? {
             if let flag, !flag.isEmpty { return flag }
             if let text = environment[variable], !text.isEmpty { return text }
@@ -105,7 +106,7 @@ public struct APNsSettings: Sendable, Equatable {
     }
 
     /// The server for `environment`.
-    public func endpoint(for environment: APNsEnvironment) -> APNsEndpoint {
+    func endpoint(for environment: APNsEnvironment) -> APNsEndpoint {
         environment == .production ? production : sandbox
     }
 
@@ -141,7 +142,7 @@ public struct APNsSettings: Sendable, Equatable {
 
     /// Whether pushes without an environment of their own go to production: the flag, else `APNS_PRODUCTION`
     /// (`true`/`false`, `1`/`0`, `yes`/`no`, `on`/`off`), else sandbox.
-    public static func defaultsToProduction(
+    static func defaultsToProduction(
         environment: [String: String], flag: Bool?
     ) throws(APNsSettingsError) -> Bool {
         if let flag { return flag }
@@ -160,11 +161,11 @@ public struct APNsSettings: Sendable, Equatable {
 }
 
 /// A missing or malformed APNs setting, named by its variable and flag.
-public enum APNsSettingsError: Error, Equatable, CustomStringConvertible, Sendable {
+enum APNsSettingsError: Error, Equatable, CustomStringConvertible, Sendable {
     case missing(variable: String, flag: String)
     case malformed(variable: String, value: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .missing(let variable, let flag): "\(variable) is not set (or pass \(flag))"
         case .malformed(let variable, let value): "\(variable) has an invalid value \"\(value)\""

@@ -2,6 +2,7 @@ import APNs
 import APNsCore
 import Foundation
 import HeraldCore
+import HeraldWebhook
 import Logging
 import Postgres
 
@@ -20,7 +21,7 @@ struct DeliveryRuntime {
             configuration: settings.clientConfiguration(for: .sandbox), tokens: tokens, logger: logger)
         let production = try APNsConnectionPool(
             configuration: settings.clientConfiguration(for: .production), tokens: tokens, logger: logger)
-        let webhook = try DeliveryWebhook.Configuration.fromEnvironment(environment).map {
+        let webhook = try WebhookSettings.resolve(environment: environment).map {
             DeliveryWebhook(configuration: $0, logger: logger)
         }
         let metrics = DeliveryMetrics()

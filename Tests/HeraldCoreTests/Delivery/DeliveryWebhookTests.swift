@@ -4,6 +4,7 @@ import Cryptography
 import Foundation
 import HeraldCore
 import HeraldTesting
+import HeraldWebhook
 import Logging
 import Postgres
 import Testing

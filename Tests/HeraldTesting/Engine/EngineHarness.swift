@@ -77,7 +77,7 @@ public struct EngineHarness: Sendable {
 
     public func makeEngine(
         _ configuration: DeliveryEngineConfiguration = EngineHarness.configuration(), client: PostgresClient? = nil,
-        webhook: DeliveryWebhook? = nil
+        webhook: (any DeliveryEventSink)? = nil
     ) -> DeliveryEngine {
         DeliveryEngine(
             client: client ?? self.client, transports: transports, configuration: configuration, webhook: webhook,
