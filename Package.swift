@@ -72,7 +72,10 @@ let foundationTargets: [Target] = [
         dependencies: [
             "Cryptography",
             "HeraldCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ],
         swiftSettings: strictSettings
     ),
@@ -380,6 +383,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + gatewayTargets
         + testSupportTargets + deliveryBenchmarkTargets + deployTargets + benchmarkTargets,

@@ -1,12 +1,11 @@
+import AsyncHTTPClient
 import Cryptography
 public import Foundation
 public import HeraldCore
 public import Logging
+import NIOCore
+import NIOHTTP1
 import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Tells the backend about deactivated devices and finally failed deliveries: batched JSON `POST`s to the
 /// configured URL, signed in the `X-Herald-Signature` header as `sha256=<hex HMAC-SHA256 of the body under the
@@ -50,15 +49,11 @@ public final class DeliveryWebhook: DeliveryEventSink {
     public let configuration: Configuration
     private let queue = Mutex<[WebhookEvent]>([])
     private let doorbell = Doorbell()
-    private let session: URLSession
     private let logger: Logger
 
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout.seconds
-        session = URLSession(configuration: sessionConfiguration)
     }
 
     /// Queues events for the next batch; returns at once.
@@ -131,20 +126,25 @@ public final class DeliveryWebhook: DeliveryEventSink {
         return false
     }
 
+    /// One `POST` through AsyncHTTPClient. Foundation's `URLSession` on Linux can abort the whole process when a
+    /// request fails or times out ("Trying to access a behaviour for a task that in not in the registry",
+    /// swift-corelibs-foundation #3292); it took the test process down with an unreachable webhook.
     private func post(_ body: Data) async -> Bool {
-        var request = URLRequest(url: configuration.url)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(
-            Self.signature(of: body, secret: configuration.secret), forHTTPHeaderField: Self.signatureHeader)
+        var request = HTTPClientRequest(url: configuration.url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: Self.signatureHeader, value: Self.signature(of: body, secret: configuration.secret))
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let timeout = configuration.requestTimeout.components
         do {
-            let (_, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            if (200..<300).contains(status) { return true }
-            logger.warning("webhook answered \(status)")
+            let response = try await HTTPClient.shared.execute(
+                request, timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))
+            // Read (a little of) the answer so the connection can be reused; its content does not matter.
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            if (200..<300).contains(Int(response.status.code)) { return true }
+            logger.warning("webhook answered \(response.status.code)")
         } catch {
-            logger.warning("webhook request failed", metadata: ["herald.error": "\(error.localizedDescription)"])
+            logger.warning("webhook request failed", metadata: ["herald.error": "\(error)"])
         }
         return false
     }

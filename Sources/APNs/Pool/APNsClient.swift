@@ -6,7 +6,7 @@ public import Logging
 /// and key, valid in both environments, and Apple limits renewals per team).
 ///
 /// Connections open on first use, so an environment nobody sends to costs two idle threads.
-public final class APNsClient: Sendable {
+public final class APNsClient: APNsTransport {
     public let sandbox: APNsConnectionPool
     public let production: APNsConnectionPool
 

@@ -1,3 +1,4 @@
+public import APNsCore
 public import Logging
 public import Postgres
 import Synchronization
@@ -8,7 +9,7 @@ import Synchronization
 /// ``run()`` works until its task is cancelled or ``shutdownGracefully()`` is called; either way it
 /// stops claiming, lets sends in flight finish for ``DeliveryEngineConfiguration/shutdownGracePeriod``
 /// (then cancels them and puts their rows back to `pending`), records every result and returns. It does
-/// not start or stop the APNs transports: their owner runs them around the engine.
+/// not start or stop the APNs transport: its owner runs it around the engine.
 ///
 /// Wake-ups: whoever inserts deliveries sends `NOTIFY` on ``HeraldChannel/deliveries``; workers also poll every
 /// ``DeliveryEngineConfiguration/pollInterval``. A `NOTIFY` on ``HeraldChannel/deliveryControl`` with payload
@@ -20,7 +21,7 @@ public final class DeliveryEngine: Sendable {
     public let configuration: DeliveryEngineConfiguration
     public let metrics: DeliveryMetrics
     let store: DeliveryStore
-    let transports: DeliveryTransports
+    let apns: any APNsTransport
     let webhook: (any DeliveryEventSink)?
     let logger: Logger
     let doorbell = Doorbell()
@@ -40,14 +41,14 @@ public final class DeliveryEngine: Sendable {
 
     /// - Parameters:
     ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 2 connections.
-    ///   - transports: APNs for each environment (pools in production, fakes in tests).
+    ///   - apns: Apple, in both environments (`APNsClient` in production).
     ///   - webhook: Receives deactivations and final failures; the engine runs it.
     public init(
-        client: PostgresClient, transports: DeliveryTransports, configuration: DeliveryEngineConfiguration,
+        client: PostgresClient, apns: any APNsTransport, configuration: DeliveryEngineConfiguration,
         metrics: DeliveryMetrics = DeliveryMetrics(), webhook: (any DeliveryEventSink)? = nil, logger: Logger
     ) {
         store = DeliveryStore(client: client)
-        self.transports = transports
+        self.apns = apns
         self.configuration = configuration
         self.metrics = metrics
         self.webhook = webhook

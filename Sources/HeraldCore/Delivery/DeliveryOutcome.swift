@@ -58,3 +58,24 @@ public enum DeliveryOutcome: Hashable, Sendable {
         }
     }
 }
+
+extension DeliveryOutcome {
+    /// The reason recorded when Apple gave none.
+    var reasonText: String? {
+        switch self {
+        case .sent, .deactivateDevice, .retryInOtherEnvironment, .retryShortened: nil
+        case .retry(_, let reason), .fail(let reason), .cancel(let reason), .pauseKey(let reason),
+            .release(let reason):
+            reason
+        case .expire: "Expired"
+        }
+    }
+
+    /// Whether the row is due again at once, so idle workers should look now.
+    var isDueNow: Bool {
+        switch self {
+        case .retryInOtherEnvironment, .retryShortened: true
+        default: false
+        }
+    }
+}

@@ -19,9 +19,9 @@ public struct EngineHarness: Sendable {
     public let sandbox: APNsMockServer
     public let production: APNsMockServer
     public let caFiles: [String]
-    public let sandboxPool: APNsConnectionPool
-    public let productionPool: APNsConnectionPool
-    private let poolTasks: [Task<Void, Never>]
+    /// Herald's APNs client, its sandbox pointed at ``sandbox`` and its production at ``production``.
+    public let apns: APNsClient
+    private let apnsTask: Task<Void, Never>
 
     public static func start(connections: Int = 1, recordsRequests: Bool = true) async throws -> EngineHarness {
         let url = try await TestDatabases.shared.heraldDatabase()
@@ -31,7 +31,7 @@ public struct EngineHarness: Sendable {
         let key = TestSigningKey.generate()
         var mocks: [APNsMockServer] = []
         var caFiles: [String] = []
-        var pools: [APNsConnectionPool] = []
+        var configurations: [APNsClientConfiguration] = []
         let tokens = try ProviderTokenSource(
             key: P256PrivateKey(pem: key.privateKeyPEM), keyID: key.keyID, teamID: teamID,
             logger: Logger(label: "test.tokens"))
@@ -45,23 +45,21 @@ public struct EngineHarness: Sendable {
                 "herald-engine-ca-\(UUID()).pem"
             ).path
             try mock.certificateAuthority.writeCACertificate(to: caFile)
-            let pool = try APNsConnectionPool(
-                configuration: APNsClientConfiguration(
+            configurations.append(
+                APNsClientConfiguration(
                     endpoint: APNsEndpoint(host: "127.0.0.1", port: mock.port), connectionCount: connections,
                     requestTimeout: TestTimeouts.apnsRequest, connectTimeout: TestTimeouts.apnsConnect,
-                    tls: TLSClientConfiguration(additionalCAFile: caFile)),
-                tokens: tokens, logger: Logger(label: "test.apns"))
+                    tls: TLSClientConfiguration(additionalCAFile: caFile)))
             mocks.append(mock)
             caFiles.append(caFile)
-            pools.append(pool)
         }
-        let poolTasks = pools.map { pool in Task { await pool.run() } }
+        let apns = try APNsClient(
+            tokens: tokens, sandbox: configurations[0], production: configurations[1],
+            logger: Logger(label: "test.apns"))
         return EngineHarness(
             client: client, databaseURL: url, key: key, sandbox: mocks[0], production: mocks[1], caFiles: caFiles,
-            sandboxPool: pools[0], productionPool: pools[1], poolTasks: poolTasks)
+            apns: apns, apnsTask: Task { await apns.run() })
     }
-
-    public var transports: DeliveryTransports { DeliveryTransports(sandbox: sandboxPool, production: productionPool) }
 
     /// An engine configuration that retries fast, so tests do not wait for production backoffs.
     public static func configuration(workerID: String = "test-\(UUID().uuidString.prefix(8))")
@@ -80,7 +78,7 @@ public struct EngineHarness: Sendable {
         webhook: (any DeliveryEventSink)? = nil
     ) -> DeliveryEngine {
         DeliveryEngine(
-            client: client ?? self.client, transports: transports, configuration: configuration, webhook: webhook,
+            client: client ?? self.client, apns: apns, configuration: configuration, webhook: webhook,
             logger: Logger(label: "test.engine"))
     }
 
@@ -124,8 +122,8 @@ public struct EngineHarness: Sendable {
     }
 
     public func stop() async throws {
-        for task in poolTasks { task.cancel() }
-        for task in poolTasks { await task.value }
+        apnsTask.cancel()
+        await apnsTask.value
         try await sandbox.stop()
         try await production.stop()
         client.shutdown()

@@ -1,0 +1,105 @@
+import APNsCore
+import Foundation
+import Logging
+import Synchronization
+
+extension DeliveryEngine {
+    /// Turns Apple's answers into outcomes through the policy and the burst guard.
+    func decide(
+        _ results: [SendResult], batch: [ClaimedDelivery],
+        plan: DeliveryPlanner.Plan,
+        answeredAt: Date, into attempts: inout [DeliveryAttempt?]
+    ) {
+        let policy = configuration.policy
+        var trippedNow = false
+        var share = 0
+        let decided = burstGuard.withLock { guardState -> [(SendResult, DeliveryOutcome)] in
+            results.map { sent in
+                let delivery = batch[sent.index]
+                if case .failed = sent.result {
+                } else {
+                    guardState.record(wouldDeactivate: policy.wouldDeactivate(sent.result, facts: delivery.facts))
+                }
+                trippedNow = guardState.isTripped
+                share = guardState.deactivatingCount
+                let outcome = policy.outcome(
+                    of: sent.result, facts: delivery.facts, now: answeredAt, burstGuardTripped: trippedNow,
+                    jitter: Double.random(in: 0..<1))
+                return (sent, outcome)
+            }
+        }
+        noteBurstGuard(tripped: trippedNow, deactivating: share)
+        for (sent, outcome) in decided {
+            let index = sent.index
+            let delivery = batch[index]
+            if case .pauseKey(let reason) = outcome { pause(reason: reason) }
+            let content = plan.content(of: delivery)
+            attempts[index] = DeliveryAttempt(
+                delivery: delivery, outcome: outcome, httpStatus: sent.result.httpStatus,
+                reason: sent.result.reasonText ?? outcome.reasonText,
+                latency: sent.result.httpStatus == nil ? nil : sent.latency, payload: content?.payload,
+                errorMessage: sent.result.errorMessage, feedbackID: content?.feedbackID, finishedAt: answeredAt)
+        }
+    }
+
+    private func noteBurstGuard(tripped: Bool, deactivating: Int) {
+        let changed = state.withLock { state in
+            defer { state.burstGuardTripped = tripped }
+            return state.burstGuardTripped != tripped
+        }
+        guard changed else { return }
+        if tripped {
+            logger.critical(
+                """
+                too many recent APNs answers would deactivate devices; deactivation is suspended and those \
+                deliveries are kept for retry. Check the APNs key, team, topic and environment.
+                """,
+                metadata: [DeliveryMetadataKey.count: "\(deactivating)"])
+        } else {
+            logger.notice("device deactivation resumed: recent APNs answers look normal again")
+        }
+    }
+
+    /// Writes the batch's results, retrying briefly; if the database stays unreachable the leases run out
+    /// and the rescuer sends the rows again (at-least-once).
+    func record(_ attempts: [DeliveryAttempt]) async {
+        var deactivated: [DeactivatedDevice] = []
+        var written = false
+        for trial in 1...3 {
+            do {
+                deactivated = try await store.record(attempts, workerID: configuration.workerID)
+                written = true
+                break
+            } catch {
+                logger.error(
+                    "recording delivery results failed",
+                    metadata: [DeliveryMetadataKey.error: "\(error)", DeliveryMetadataKey.count: "\(attempts.count)"])
+                try? await Task.sleep(for: .milliseconds(200 * trial))
+            }
+        }
+        guard written else { return }
+        metrics.recordBatch(attempts.map(\.outcome), latencies: attempts.compactMap(\.latency))
+        if attempts.contains(where: { $0.outcome.isDueNow }) { doorbell.ring() }
+        report(attempts, deactivated: deactivated)
+    }
+
+    /// Tells the event sink (the webhook) about deactivated devices and final failures.
+    private func report(_ attempts: [DeliveryAttempt], deactivated: [DeactivatedDevice]) {
+        guard let webhook else { return }
+        let now = Date()
+        var events = deactivated.map {
+            WebhookEvent(
+                type: .deviceDeactivated, occurredAt: now, deviceId: $0.deviceID, userId: $0.userExternalID,
+                reason: $0.reason.rawValue)
+        }
+        for attempt in attempts {
+            guard case .fail(let reason) = attempt.outcome else { continue }
+            events.append(
+                WebhookEvent(
+                    type: .deliveryFailed, occurredAt: now, deviceId: attempt.delivery.deviceID,
+                    userId: attempt.delivery.userExternalID, reason: reason, deliveryId: attempt.delivery.id,
+                    notificationId: attempt.delivery.notificationID))
+        }
+        webhook.enqueue(events)
+    }
+}

@@ -1,0 +1,134 @@
+import APNsCore
+import Foundation
+import Postgres
+
+/// Turns a claimed batch into APNs requests, and into the outcomes that need none: canceled notifications, moved
+/// or inactive devices, expired notifications, a paused key, content that cannot be sent. Pure: no I/O and no
+/// engine state. Each notification's template is built once per batch and appearance.
+struct DeliveryPlanner {
+    /// The `apns-topic` for devices registered without one.
+    let bundleID: String?
+
+    /// What became of a batch before sending.
+    struct Plan {
+        /// The outcome of every delivery decided without sending, by batch index; nil for those to send.
+        var attempts: [DeliveryAttempt?]
+        /// A request for every delivery to send, with its batch index.
+        var pushes: [(index: Int, request: PushRequest)]
+        /// The content each request was built from, kept for the delivery log.
+        var contents: [TemplateKey: Result<PreparedContent, NotificationContentError>]
+
+        /// The content `delivery`'s request was built from.
+        func content(of delivery: ClaimedDelivery) -> PreparedContent? {
+            try? contents[TemplateKey(delivery)]?.get()
+        }
+    }
+
+    func plan(_ batch: [ClaimedDelivery], now: Date, paused: Bool) -> Plan {
+        var plan = Plan(attempts: Array(repeating: nil, count: batch.count), pushes: [], contents: [:])
+        for (index, delivery) in batch.enumerated() {
+            if let outcome = preflight(delivery, now: now, paused: paused) {
+                plan.attempts[index] = DeliveryAttempt(
+                    delivery: delivery, outcome: outcome, httpStatus: nil, reason: outcome.reasonText, latency: nil,
+                    payload: nil, errorMessage: nil, feedbackID: nil, finishedAt: now)
+                continue
+            }
+            let key = TemplateKey(delivery)
+            let built: Result<PreparedContent, NotificationContentError>
+            if let cached = plan.contents[key] {
+                built = cached
+            } else {
+                built = Self.prepare(delivery.content, for: delivery, shortened: key.shortened)
+                plan.contents[key] = built
+            }
+            switch request(for: delivery, content: built) {
+            case .success(let request):
+                plan.pushes.append((index, request))
+            case .failure(let refusal):
+                plan.attempts[index] = DeliveryAttempt(
+                    delivery: delivery, outcome: .fail(reason: refusal.reason), httpStatus: nil, reason: refusal.reason,
+                    latency: nil, payload: nil, errorMessage: refusal.message, feedbackID: nil, finishedAt: now)
+            }
+        }
+        return plan
+    }
+
+    /// What to do without sending: canceled, moved or deactivated devices, expired notifications, a paused key.
+    func preflight(_ delivery: ClaimedDelivery, now: Date, paused: Bool) -> DeliveryOutcome? {
+        if delivery.notificationCanceled { return .cancel(reason: "NotificationCanceled") }
+        if !delivery.deviceActive { return .cancel(reason: "DeviceInactive") }
+        if delivery.deviceUserID != delivery.userID { return .cancel(reason: "DeviceMovedToAnotherUser") }
+        if let expiresAt = delivery.expiresAt, expiresAt <= now { return .expire }
+        if paused { return .release(reason: "KeyPaused") }
+        return nil
+    }
+
+    private func request(
+        for delivery: ClaimedDelivery, content: Result<PreparedContent, NotificationContentError>
+    ) -> Result<PushRequest, Refusal> {
+        let prepared: PreparedContent
+        switch content {
+        case .success(let value): prepared = value
+        case .failure(let error): return .failure(Refusal(reason: "InvalidContent", message: error.description))
+        }
+        guard let bundleID = delivery.deviceTopic ?? bundleID else {
+            return .failure(
+                Refusal(reason: "MissingTopic", message: "no topic: the device has none and no bundle id is configured")
+            )
+        }
+        guard let token = DeviceToken(hex: delivery.deviceToken) else {
+            return .failure(
+                Refusal(reason: "InvalidDeviceToken", message: "the stored device token is not a valid APNs token"))
+        }
+        do {
+            return .success(
+                try prepared.template.request(apnsID: APNsID(delivery.id), deviceToken: token, bundleID: bundleID))
+        } catch {
+            return .failure(Refusal(reason: "InvalidContent", message: error.description))
+        }
+    }
+
+    private static func prepare(
+        _ content: NotificationContent?, for delivery: ClaimedDelivery, shortened: Bool
+    ) -> Result<PreparedContent, NotificationContentError> {
+        guard let content else { return .failure(.request(.payload(.notAnObject))) }
+        return Result { () throws(NotificationContentError) -> PreparedContent in
+            var template = try content.template(for: delivery.appearance, expiresAt: delivery.expiresAt)
+            if shortened {
+                // Apple found the payload too large although it fit the documented limit: cut the body further.
+                template = try content.template(
+                    for: delivery.appearance, expiresAt: delivery.expiresAt,
+                    payloadLimit: template.payloadJSON.count * 3 / 4)
+            }
+            return PreparedContent(
+                template: template, payload: PostgresJSON(text: String(decoding: template.payloadJSON, as: UTF8.self)),
+                feedbackID: content.feedbackID)
+        }
+    }
+}
+
+/// A notification's content made ready for one appearance: built once per batch, used for every device.
+struct PreparedContent {
+    let template: PushTemplate
+    let payload: PostgresJSON
+    let feedbackID: String?
+}
+
+/// Which template a delivery needs: its notification, its appearance, and whether Apple asked for a shorter body.
+struct TemplateKey: Hashable {
+    let notificationID: UUID
+    let appearance: PushAppearance
+    let shortened: Bool
+
+    init(_ delivery: ClaimedDelivery) {
+        notificationID = delivery.notificationID
+        appearance = delivery.appearance
+        shortened = delivery.facts.wasShortened
+    }
+}
+
+/// Why a claimed delivery cannot become a request: Herald's reason and a message for the log.
+private struct Refusal: Error {
+    let reason: String
+    let message: String
+}

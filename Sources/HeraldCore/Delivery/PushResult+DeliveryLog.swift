@@ -1,0 +1,29 @@
+import APNsCore
+
+/// What the delivery log records of Apple's answer.
+extension PushResult {
+    var httpStatus: Int? {
+        switch self {
+        case .accepted: 200
+        case .rejected(let rejection): rejection.status
+        case .failed: nil
+        }
+    }
+
+    /// Apple's reason, or Herald's name for a missing answer.
+    var reasonText: String? {
+        switch self {
+        case .accepted: nil
+        case .rejected(let rejection): rejection.reason.name
+        case .failed(let failure): DeliveryPolicy.reason(for: failure)
+        }
+    }
+
+    var errorMessage: String? {
+        switch self {
+        case .accepted: nil
+        case .rejected(let rejection): "APNs answered \(rejection.status) \(rejection.reason.name)"
+        case .failed(let failure): failure.description
+        }
+    }
+}
