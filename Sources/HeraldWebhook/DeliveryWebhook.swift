@@ -135,10 +135,9 @@ public final class DeliveryWebhook: DeliveryEventSink {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: Self.signatureHeader, value: Self.signature(of: body, secret: configuration.secret))
         request.body = .bytes(ByteBuffer(bytes: body))
-        let timeout = configuration.requestTimeout.components
         do {
             let response = try await HTTPClient.shared.execute(
-                request, timeout: .nanoseconds(timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000))
+                request, timeout: TimeAmount(configuration.requestTimeout))
             // Read (a little of) the answer so the connection can be reused; its content does not matter.
             _ = try? await response.body.collect(upTo: 64 * 1024)
             if (200..<300).contains(Int(response.status.code)) { return true }

@@ -8,7 +8,7 @@ import NIOPosix
 /// space after the colon, which Foundation's URLSession on Linux rejects ("Failed writing header"), so WebDriver
 /// commands go through NIO's parser instead.
 enum LoopbackHTTP {
-    static let requestTimeout = TimeAmount.seconds(TestTimeouts.httpRequest.components.seconds)
+    static let requestTimeout = TimeAmount(TestTimeouts.httpRequest)
 
     struct Failure: Error, CustomStringConvertible {
         let description: String

@@ -15,8 +15,9 @@ public actor Semaphore {
     public func withUnits<T: Sendable>(
         _ units: Int, _ body: @Sendable () async throws -> T
     ) async rethrows -> T {
-        await acquire(min(units, capacity))
-        defer { release(min(units, capacity)) }
+        let units = min(units, capacity)
+        await acquire(units)
+        defer { release(units) }
         return try await body()
     }
 

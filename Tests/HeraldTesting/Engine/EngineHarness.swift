@@ -10,8 +10,8 @@ public import Postgres
 /// A fresh migrated database, a sandbox and a production `apns-mock` over TLS, and Herald's APNs pools
 /// pointed at them: everything a delivery-engine test needs, started at run time.
 public struct EngineHarness: Sendable {
-    public static let teamID = "TEAM123456"
-    public static let bundleID = "com.example.herald"
+    public static let teamID = MockHarness.teamID
+    public static let bundleID = MockHarness.bundleID
 
     public let client: PostgresClient
     public let databaseURL: String
