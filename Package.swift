@@ -62,6 +62,7 @@ let foundationTargets: [Target] = [
             "APNsCore",
             "Cryptography",
             "Postgres",
+            .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strictSettings
@@ -91,7 +92,9 @@ let foundationTargets: [Target] = [
             "LocalServices",
             "Postgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
         swiftSettings: strictSettings
@@ -233,6 +236,7 @@ let testSupportTargets: [Target] = [
             "LocalServices",
             "Postgres",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
         ],
         path: "Tests/HeraldTesting",
         swiftSettings: strictSettings
@@ -269,6 +273,7 @@ let deliveryBenchmarkTargets: [Target] = benchmarks([
             "LocalServices",
             "Postgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
         ],
         path: "Benchmarks/DeliveryThroughput",
@@ -316,6 +321,7 @@ let gatewayTargets: [Target] =
                 "HeraldCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // Compiled into the binary, so `herald serve` serves the dashboard wherever it is installed.
@@ -338,6 +344,7 @@ let gatewayTargets: [Target] =
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: strictSettings
         ),
@@ -384,6 +391,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + mailNotifierTargets + gatewayTargets
         + testSupportTargets + deliveryBenchmarkTargets + deployTargets + benchmarkTargets,

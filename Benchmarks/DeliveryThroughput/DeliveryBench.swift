@@ -96,10 +96,12 @@ struct DeliveryBench: AsyncParsableCommand {
     /// The raw client: `rawRequests` pushes from `inFlight` concurrent senders, as apns-bench measures.
     private func rawClientRate(pool: APNsConnectionPool) async throws -> (seconds: Double, rate: Double) {
         let token = DeviceToken(hex: String(repeating: "ab", count: 32))!
-        let payload = try NotificationContent(
-            title: "New Feedback", body: "Feature request: Dark mode support", badge: 1, sound: "default"
+        let payload = try Payload(
+            aps: APS(
+                alert: Alert(title: "New Feedback", body: "Feature request: Dark mode support"), badge: 1,
+                sound: .default)
         )
-        .template(for: PushAppearance(), expiresAt: nil).payloadJSON
+        .encoded()
         let started = ContinuousClock.now
         let senders = max(1, min(inFlight, rawRequests))
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -148,12 +150,13 @@ struct DeliveryBench: AsyncParsableCommand {
 
         let configuration = DeliveryEngineConfiguration(
             workerID: "bench", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers, batchSize: batchSize)
+        let outcomes = OutcomeCounts()
         let engine = DeliveryEngine(
-            client: client, apns: OnePool(pool: pool),
-            configuration: configuration, logger: logger)
+            client: client, apns: OnePool(pool: pool), configuration: configuration,
+            metrics: DeliveryMetrics(factory: outcomes), logger: logger)
         let started = ContinuousClock.now
         let runner = Task { await engine.run() }
-        try await engine.waitUntilSent(deliveries)
+        try await outcomes.waitUntilSent(deliveries)
         let seconds = (ContinuousClock.now - started).benchSeconds
 
         let steadyStart = try await client.query("SELECT clock_timestamp()").scalar(Date.self)
@@ -166,10 +169,10 @@ struct DeliveryBench: AsyncParsableCommand {
             next += tick
             try await Task.sleep(until: next)
         }
-        try await engine.waitUntilSent(deliveries + perTick * ticks)
+        try await outcomes.waitUntilSent(deliveries + perTick * ticks)
         engine.shutdownGracefully()
         await runner.value
-        let failed = engine.metrics.snapshot().failed
+        let failed = outcomes.failed
         if failed > 0 { print("engine failures: \(failed)") }
 
         let latency = try await client.query(
@@ -212,13 +215,15 @@ struct DeliveryRowWriter {
         self.user = user
         self.devices = devices
         content = try PostgresJSON(
-            encoding: NotificationContent(
-                title: "New Feedback", body: "Feature request: Dark mode support", badge: 1, sound: "default",
-                mutableContent: true,
-                data: [
-                    "type": .string("new_feedback"), "feedbackId": .string("550e8400-e29b-41d4-a716-446655440000"),
-                    "actionUrl": .string("feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000"),
-                ]))
+            encoding: NotificationMessage(
+                payload: Payload(
+                    aps: APS(
+                        alert: Alert(title: "New Feedback", body: "Feature request: Dark mode support"), badge: 1,
+                        sound: .default, mutableContent: true),
+                    custom: [
+                        "type": .string("new_feedback"), "feedbackId": .string("550e8400-e29b-41d4-a716-446655440000"),
+                        "actionUrl": .string("feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000"),
+                    ])))
     }
 
     func write(_ count: Int) async throws {
@@ -233,14 +238,6 @@ struct DeliveryRowWriter {
             FROM notification AS n, (SELECT id FROM device_tokens ORDER BY id LIMIT \(count)) AS t
             """)
         try await client.query("SELECT pg_notify(\(HeraldChannel.deliveries), '')")
-    }
-}
-
-extension DeliveryEngine {
-    func waitUntilSent(_ count: Int) async throws {
-        while metrics.snapshot().sent < count {
-            try await Task.sleep(for: .milliseconds(2))
-        }
     }
 }
 

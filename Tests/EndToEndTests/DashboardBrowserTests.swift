@@ -42,7 +42,7 @@ extension Networked {
             for (index, outcome) in outcomes.enumerated() {
                 if index % 2 == 0 {
                     notification = try await harness.insertNotification(
-                        NotificationContent(title: "Release", body: "Build \(index / 2)"), type: "release")
+                        .alert(title: "Release", body: "Build \(index / 2)"), type: "release")
                 }
                 let (user, device) = devices[index % 2]
                 let secondsAgo = Double(index + 1) * 90 * 60

@@ -29,8 +29,8 @@ import Testing
         #expect(EventPayload.badge(for: try event(.newVote, count: 4, badge: 9)) == 9)
         #expect(EventPayload.actionURL(for: try event(.newComment)) == "feedbackkit://feedback/f-1/comments")
         #expect(EventPayload.actionURL(for: try event(.statusChange)) == "feedbackkit://feedback/f-1")
-        #expect(EventPayload.payload(for: try event(.newComment))["commentId"] == .string("c-1"))
-        #expect(EventPayload.payload(for: try event(.newFeedback))["commentId"] == nil)
+        #expect(EventPayload.payload(for: try event(.newComment)).custom["commentId"] == .string("c-1"))
+        #expect(EventPayload.payload(for: try event(.newFeedback)).custom["commentId"] == nil)
     }
 
     @Test func audiencesFollowTheSeed() {

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HeraldCore
 import HeraldTesting
@@ -114,7 +115,7 @@ import Testing
         defer { world.db.client.shutdown() }
         var direct = DirectNotification()
         direct.userIDs = [ExternalID("alice")!]
-        direct.alert = .init(title: "Hi", subtitle: nil, body: "Later")
+        direct.alert = Alert(title: "Hi", body: "Later")
         direct.sendAt = Date().addingTimeInterval(3600)
         try direct.validate()
         let accepted = try await world.db.notifications.accept(NotificationDraft(direct: direct), apiKeyID: nil)

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HeraldCore
 import HeraldTesting
@@ -8,7 +9,7 @@ import Testing
     func draft(_ body: String) throws -> NotificationDraft {
         var direct = DirectNotification()
         direct.userIDs = [ExternalID("alice")!]
-        direct.alert = .init(title: nil, subtitle: nil, body: body)
+        direct.alert = Alert(body: body)
         try direct.validate()
         return NotificationDraft(direct: direct)
     }

@@ -38,4 +38,24 @@ public struct Alert: Hashable, Sendable, Codable {
         case locKey = "loc-key"
         case locArgs = "loc-args"
     }
+
+    /// Reads both forms Apple accepts: the dictionary, or a plain string, which is the body.
+    public init(from decoder: any Decoder) throws {
+        if let body = try? decoder.singleValueContainer().decode(String.self) {
+            self.init(body: body)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            title: try container.decodeIfPresent(String.self, forKey: .title),
+            subtitle: try container.decodeIfPresent(String.self, forKey: .subtitle),
+            body: try container.decodeIfPresent(String.self, forKey: .body),
+            launchImage: try container.decodeIfPresent(String.self, forKey: .launchImage),
+            titleLocKey: try container.decodeIfPresent(String.self, forKey: .titleLocKey),
+            titleLocArgs: try container.decodeIfPresent([String].self, forKey: .titleLocArgs),
+            subtitleLocKey: try container.decodeIfPresent(String.self, forKey: .subtitleLocKey),
+            subtitleLocArgs: try container.decodeIfPresent([String].self, forKey: .subtitleLocArgs),
+            locKey: try container.decodeIfPresent(String.self, forKey: .locKey),
+            locArgs: try container.decodeIfPresent([String].self, forKey: .locArgs))
+    }
 }

@@ -11,3 +11,18 @@ public struct CollapseID: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { value }
 }
+
+extension CollapseID: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let id = CollapseID(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a collapse id is 1 to 64 bytes")
+        }
+        self = id
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}

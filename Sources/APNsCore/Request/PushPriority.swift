@@ -1,5 +1,5 @@
 /// The `apns-priority` header.
-public enum PushPriority: Int, Sendable, CaseIterable {
+public enum PushPriority: Int, Sendable, CaseIterable, Codable {
     /// 10: deliver at once (the default for alerts).
     case immediate = 10
     /// 5: deliver considering the device's power (required for background pushes).

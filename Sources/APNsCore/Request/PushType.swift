@@ -68,3 +68,21 @@ public struct PushType: Hashable, Sendable, CustomStringConvertible {
         return bundleID + suffix
     }
 }
+
+extension PushType: Codable {
+    /// Decodes the header value; a name Apple does not define is a decoding error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let type = PushType(headerValue: name) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(name)\" is not an APNs push type")
+        }
+        self = type
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(headerValue)
+    }
+}

@@ -30,13 +30,13 @@ public struct ClaimedDelivery: Sendable {
     public let appearance: PushAppearance
     /// Which of the notification's rendered contents this recipient gets (`default`, or `voter` for the voters
     /// of a status change).
-    public let variant: String
+    public let variant: PayloadVariant
     /// Where the claimed row version is stored, so recording the result finds it without an index.
     let rowLocation: RowLocation
 
     public var notificationType: String { notification.type }
-    /// The content, or nil when the stored content is not a ``NotificationContent``.
-    public var content: NotificationContent? { notification.contents[variant] ?? notification.contents["default"] }
+    /// The payload this recipient gets, or nil when the stored message could not be read.
+    public var payload: Payload? { notification.message?.payload(for: variant) }
     public var notificationCanceled: Bool { notification.canceled }
     public var expiresAt: Date? { notification.expiresAt }
     public var projectID: UUID? { notification.projectID }
@@ -71,7 +71,7 @@ extension ClaimedDelivery {
         appearance = PushAppearance(
             soundEnabled: try row.decode(column: 15, as: Bool.self),
             badgeEnabled: try row.decode(column: 16, as: Bool.self))
-        variant = try row.decode(column: 17, as: String.self)
+        variant = PayloadVariant(rawValue: try row.decode(column: 17, as: String.self)) ?? .default
         rowLocation = RowLocation(ctid: try row.decode(column: 18, as: String.self))
     }
 }
@@ -86,14 +86,14 @@ struct RowLocation: Sendable, Hashable {
 public struct ClaimedNotification: Sendable {
     public let id: UUID
     public let type: String
-    /// The rendered contents by delivery variant; empty when the stored content could not be read.
-    public let contents: [String: NotificationContent]
+    /// What it sends; nil when the stored content could not be read (its deliveries fail as `InvalidContent`).
+    public let message: NotificationMessage?
     public let canceled: Bool
     public let expiresAt: Date?
     public let projectID: UUID?
 
     /// Stands in for a notification deleted while its deliveries were claimed: nothing is sent.
     static func vanished(_ id: UUID) -> ClaimedNotification {
-        ClaimedNotification(id: id, type: "unknown", contents: [:], canceled: true, expiresAt: nil, projectID: nil)
+        ClaimedNotification(id: id, type: "unknown", message: nil, canceled: true, expiresAt: nil, projectID: nil)
     }
 }

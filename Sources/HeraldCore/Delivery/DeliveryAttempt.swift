@@ -8,7 +8,7 @@ public struct DeliveryAttempt: Sendable {
     /// Apple's HTTP status, nil when no answer came.
     public let httpStatus: Int?
     /// Apple's reason, or Herald's own (`ConnectionLost`, …).
-    public let reason: String?
+    public let reason: DeliveryReason?
     /// From writing the request to reading the answer, in seconds; nil when nothing was sent.
     public let latency: Double?
     /// The payload sent (never holds a device token).
@@ -21,7 +21,8 @@ public struct DeliveryAttempt: Sendable {
     public let finishedAt: Date
 
     public init(
-        delivery: ClaimedDelivery, outcome: DeliveryOutcome, httpStatus: Int?, reason: String?, latency: Double?,
+        delivery: ClaimedDelivery, outcome: DeliveryOutcome, httpStatus: Int?, reason: DeliveryReason?,
+        latency: Double?,
         payload: PostgresJSON?, errorMessage: String?, feedbackID: String?, finishedAt: Date
     ) {
         self.delivery = delivery

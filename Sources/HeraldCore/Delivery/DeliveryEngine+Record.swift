@@ -36,7 +36,7 @@ extension DeliveryEngine {
             let content = plan.content(of: delivery)
             attempts[index] = DeliveryAttempt(
                 delivery: delivery, outcome: outcome, httpStatus: sent.result.httpStatus,
-                reason: sent.result.reasonText ?? outcome.reasonText,
+                reason: sent.result.reason ?? outcome.reason,
                 latency: sent.result.httpStatus == nil ? nil : sent.latency, payload: content?.payload,
                 errorMessage: sent.result.errorMessage, feedbackID: content?.feedbackID, finishedAt: answeredAt)
         }
@@ -97,7 +97,7 @@ extension DeliveryEngine {
             events.append(
                 WebhookEvent(
                     type: .deliveryFailed, occurredAt: now, deviceId: attempt.delivery.deviceID,
-                    userId: attempt.delivery.userExternalID, reason: reason, deliveryId: attempt.delivery.id,
+                    userId: attempt.delivery.userExternalID, reason: reason.text, deliveryId: attempt.delivery.id,
                     notificationId: attempt.delivery.notificationID))
         }
         webhook.enqueue(events)

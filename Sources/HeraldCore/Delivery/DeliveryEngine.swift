@@ -1,4 +1,5 @@
 public import APNsCore
+public import CoreMetrics
 public import Logging
 public import Postgres
 import Synchronization
@@ -31,7 +32,7 @@ public final class DeliveryEngine: Sendable {
     struct EngineState {
         var stopping = false
         /// The reason the key is paused, or nil.
-        var pausedReason: String?
+        var pausedReason: DeliveryReason?
         var burstGuardTripped = false
         /// Send tasks in flight, cancelled when the grace period ends.
         var sends: [Int: Task<[SendResult], Never>] = [:]
@@ -45,7 +46,8 @@ public final class DeliveryEngine: Sendable {
     ///   - webhook: Receives deactivations and final failures; the engine runs it.
     public init(
         client: PostgresClient, apns: any APNsTransport, configuration: DeliveryEngineConfiguration,
-        metrics: DeliveryMetrics = DeliveryMetrics(), webhook: (any DeliveryEventSink)? = nil, logger: Logger
+        metrics: DeliveryMetrics = DeliveryMetrics(factory: MetricsSystem.factory),
+        webhook: (any DeliveryEventSink)? = nil, logger: Logger
     ) {
         store = DeliveryStore(client: client)
         self.apns = apns
@@ -121,7 +123,7 @@ public final class DeliveryEngine: Sendable {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
-    func pause(reason: String) {
+    func pause(reason: DeliveryReason) {
         let first = state.withLock { state in
             defer { state.pausedReason = reason }
             return state.pausedReason == nil

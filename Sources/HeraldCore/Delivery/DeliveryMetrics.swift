@@ -1,101 +1,126 @@
+import APNsCore
+public import CoreMetrics
 import Synchronization
 
-/// The delivery engine's counters and gauges, kept in memory for `/metrics` to render.
-///
-/// Herald-owned so the engine needs no metrics backend; HeraldServer reads ``snapshot()`` and writes
-/// the Prometheus text. Thread-safe.
+/// The delivery engine's counters, gauges and latency histogram, recorded through swift-metrics into the factory the
+/// process chose: Prometheus for `/metrics` in `herald serve` and `herald worker`, a test factory in tests. The names
+/// and labels are the ones Herald's dashboards read.
 public final class DeliveryMetrics: Sendable {
-    /// Upper bounds (seconds) of the APNs latency histogram's buckets; the last bucket is +Inf.
-    public static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-
-    /// A consistent copy of every value.
-    public struct Snapshot: Sendable, Equatable {
-        /// Pushes Apple accepted.
-        public var sent = 0
-        /// Deliveries that finally failed, by reason (Apple's, or Herald's such as `ConnectionLost`).
-        public var failedByReason: [String: Int] = [:]
-        /// Attempts that will be retried, by reason.
-        public var retriesByReason: [String: Int] = [:]
-        /// Devices deactivated because Apple said their token is dead.
-        public var deactivatedDevices = 0
-        /// Deactivations the burst guard held back.
-        public var withheldDeactivations = 0
-        /// Deliveries that expired or were canceled before sending.
-        public var expired = 0
-        public var canceled = 0
-        /// Cumulative counts per ``DeliveryMetrics/latencyBuckets`` bound, plus +Inf last.
-        public var latencyBucketCounts: [Int] = Array(repeating: 0, count: DeliveryMetrics.latencyBuckets.count + 1)
-        public var latencySum: Double = 0
-        public var latencyCount = 0
-        /// Due `pending` deliveries at the last measurement.
-        public var outboxDepth = 0
-        /// Deliveries claimed and not yet recorded.
-        public var inFlight = 0
-        /// APNs connections configured across environments.
-        public var connections = 0
-        /// Signing keys paused after a credential refusal (0 or 1 per engine).
-        public var pausedKeys = 0
-        /// How many times a key was paused.
-        public var keyPauses = 0
-
-        public init() {}
-
-        /// The total of ``failedByReason``.
-        public var failed: Int { failedByReason.values.reduce(0, +) }
-        /// The total of ``retriesByReason``.
-        public var retries: Int { retriesByReason.values.reduce(0, +) }
+    /// The metric names.
+    public enum Name {
+        public static let sent = "herald_deliveries_sent_total"
+        public static let failed = "herald_deliveries_failed_total"
+        public static let retries = "herald_delivery_retries_total"
+        public static let deactivated = "herald_devices_deactivated_total"
+        public static let withheld = "herald_deactivations_withheld_total"
+        public static let expired = "herald_deliveries_expired_total"
+        public static let canceled = "herald_deliveries_canceled_total"
+        public static let keyPauses = "herald_key_pauses_total"
+        public static let latency = "herald_apns_latency_seconds"
+        public static let outboxDepth = "herald_outbox_depth"
+        public static let inFlight = "herald_deliveries_in_flight"
+        public static let connections = "herald_apns_connections"
+        public static let pausedKeys = "herald_paused_keys"
     }
 
-    private let storage = Mutex(Snapshot())
+    /// Upper bounds of the APNs latency histogram's buckets, from 5 ms to 10 s.
+    public static let latencyBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
 
-    public init() {}
+    /// Where the metrics are recorded.
+    package let factory: any MetricsFactory
+    private let sent: Counter
+    private let deactivated: Counter
+    private let withheld: Counter
+    private let expired: Counter
+    private let canceled: Counter
+    private let keyPauses: Counter
+    private let latency: CoreMetrics.Timer
+    private let outboxDepth: Gauge
+    private let inFlight: Meter
+    private let connections: Gauge
+    private let pausedKeys: Gauge
+    private let paused = Mutex(false)
 
-    public func snapshot() -> Snapshot { storage.withLock { $0 } }
+    /// Creates every metric at zero, so a scrape shows them before the first delivery.
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        sent = Counter(label: Name.sent, factory: factory)
+        deactivated = Counter(label: Name.deactivated, factory: factory)
+        withheld = Counter(label: Name.withheld, factory: factory)
+        expired = Counter(label: Name.expired, factory: factory)
+        canceled = Counter(label: Name.canceled, factory: factory)
+        keyPauses = Counter(label: Name.keyPauses, factory: factory)
+        latency = Timer(label: Name.latency, factory: factory)
+        outboxDepth = Gauge(label: Name.outboxDepth, factory: factory)
+        inFlight = Meter(label: Name.inFlight, factory: factory)
+        connections = Gauge(label: Name.connections, factory: factory)
+        pausedKeys = Gauge(label: Name.pausedKeys, factory: factory)
+        for gauge in [outboxDepth, connections, pausedKeys] { gauge.record(0) }
+        inFlight.set(0)
+    }
 
-    /// Counts the outcomes of one recorded batch and the APNs latencies (seconds) of its answers.
+    /// Counts the outcomes of one recorded batch and the APNs latencies (seconds) of its answers. Counts are summed
+    /// per batch first, so a batch touches each metric once.
     func recordBatch(_ outcomes: [DeliveryOutcome], latencies: [Double]) {
-        storage.withLock { metrics in
-            for outcome in outcomes {
-                switch outcome {
-                case .sent: metrics.sent += 1
-                case .deactivateDevice: metrics.deactivatedDevices += 1
-                case .retry(_, let reason): metrics.retriesByReason[Self.metricReason(reason), default: 0] += 1
-                case .retryInOtherEnvironment: metrics.retriesByReason["BadDeviceToken", default: 0] += 1
-                case .retryShortened: metrics.retriesByReason["PayloadTooLarge", default: 0] += 1
-                case .fail(let reason): metrics.failedByReason[reason, default: 0] += 1
-                case .expire: metrics.expired += 1
-                case .cancel: metrics.canceled += 1
-                case .pauseKey, .release: break
-                }
-                if case .retry(_, let reason) = outcome, reason.hasSuffix(Self.withheldSuffix) {
-                    metrics.withheldDeactivations += 1
-                }
-            }
-            for latency in latencies {
-                let index = Self.latencyBuckets.firstIndex { latency <= $0 } ?? Self.latencyBuckets.count
-                for bucket in index..<metrics.latencyBucketCounts.count { metrics.latencyBucketCounts[bucket] += 1 }
-                metrics.latencySum += latency
-                metrics.latencyCount += 1
-            }
+        var tally = BatchTally()
+        for outcome in outcomes { tally.count(outcome) }
+        sent.increment(by: tally.sent)
+        deactivated.increment(by: tally.deactivated)
+        withheld.increment(by: tally.withheld)
+        expired.increment(by: tally.expired)
+        canceled.increment(by: tally.canceled)
+        for (reason, count) in tally.failedByReason {
+            Counter(label: Name.failed, dimensions: [("reason", reason)], factory: factory).increment(by: count)
         }
+        for (reason, count) in tally.retriesByReason {
+            Counter(label: Name.retries, dimensions: [("reason", reason)], factory: factory).increment(by: count)
+        }
+        for seconds in latencies { latency.recordNanoseconds(Int64(seconds * 1e9)) }
     }
 
-    func adjustInFlight(by delta: Int) { storage.withLock { $0.inFlight += delta } }
-    func setOutboxDepth(_ depth: Int) { storage.withLock { $0.outboxDepth = depth } }
+    func adjustInFlight(by delta: Int) {
+        if delta >= 0 { inFlight.increment(by: Double(delta)) } else { inFlight.decrement(by: Double(-delta)) }
+    }
+    func setOutboxDepth(_ depth: Int) { outboxDepth.record(depth) }
     /// Sets the APNs connection gauge (the owner of the pools knows their size).
-    public func setConnections(_ count: Int) { storage.withLock { $0.connections = count } }
+    public func setConnections(_ count: Int) { connections.record(count) }
 
-    func setPaused(_ paused: Bool) {
-        storage.withLock { metrics in
-            if paused && metrics.pausedKeys == 0 { metrics.keyPauses += 1 }
-            metrics.pausedKeys = paused ? 1 : 0
+    func setPaused(_ isPaused: Bool) {
+        let newlyPaused = paused.withLock { paused in
+            defer { paused = isPaused }
+            return isPaused && !paused
         }
+        if newlyPaused { keyPauses.increment() }
+        pausedKeys.record(isPaused ? 1 : 0)
     }
+}
 
-    static let withheldSuffix = "(deactivation withheld by burst guard)"
+/// One batch's outcomes, counted.
+private struct BatchTally {
+    var sent: Int64 = 0
+    var deactivated: Int64 = 0
+    var withheld: Int64 = 0
+    var expired: Int64 = 0
+    var canceled: Int64 = 0
+    var failedByReason: [String: Int64] = [:]
+    var retriesByReason: [String: Int64] = [:]
 
-    /// Retry reasons as metric labels: a withheld deactivation counts under its Apple reason.
-    private static func metricReason(_ reason: String) -> String {
-        reason.hasSuffix(withheldSuffix) ? String(reason.prefix { $0 != " " }) : reason
+    mutating func count(_ outcome: DeliveryOutcome) {
+        switch outcome {
+        case .sent: sent += 1
+        case .deactivateDevice: deactivated += 1
+        case .retry(_, let reason):
+            retriesByReason[reason.metricLabel, default: 0] += 1
+            if reason.isWithheldDeactivation { withheld += 1 }
+        case .retryInOtherEnvironment: retriesByReason[APNsReason.badDeviceToken.name, default: 0] += 1
+        case .retryShortened: retriesByReason[APNsReason.payloadTooLarge.name, default: 0] += 1
+        case .fail(let reason): failedByReason[reason.text, default: 0] += 1
+        case .expire: expired += 1
+        case .cancel: canceled += 1
+        case .pauseKey, .release: break
+        }
     }
 }

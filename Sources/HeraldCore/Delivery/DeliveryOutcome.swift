@@ -12,19 +12,19 @@ public enum DeliveryOutcome: Hashable, Sendable {
     /// BadDeviceToken in the device's own environment: try once in the other one.
     case retryInOtherEnvironment(APNsEnvironment)
     /// Try again at `at` (429, 5xx, connection loss, a withheld deactivation).
-    case retry(at: Date, reason: String)
+    case retry(at: Date, reason: DeliveryReason)
     /// 413: try once more with a shorter body.
     case retryShortened
     /// Finally failed; the device is kept.
-    case fail(reason: String)
+    case fail(reason: DeliveryReason)
     /// The notification's expiration passed.
     case expire
     /// The notification was canceled, or the device left its user or was deactivated.
-    case cancel(reason: String)
+    case cancel(reason: DeliveryReason)
     /// Credentials were refused: stop sending with this key and put the delivery back untouched.
-    case pauseKey(reason: String)
+    case pauseKey(reason: DeliveryReason)
     /// Not sent (shutdown, or the key is paused): back to pending, the attempt not counted.
-    case release(reason: String)
+    case release(reason: DeliveryReason)
 
     /// The row's next state.
     public var state: DeliveryState {
@@ -61,13 +61,13 @@ public enum DeliveryOutcome: Hashable, Sendable {
 
 extension DeliveryOutcome {
     /// The reason recorded when Apple gave none.
-    var reasonText: String? {
+    var reason: DeliveryReason? {
         switch self {
         case .sent, .deactivateDevice, .retryInOtherEnvironment, .retryShortened: nil
         case .retry(_, let reason), .fail(let reason), .cancel(let reason), .pauseKey(let reason),
             .release(let reason):
             reason
-        case .expire: "Expired"
+        case .expire: .expired
         }
     }
 

@@ -16,7 +16,7 @@ struct DeliveryPlanner {
         /// A request for every delivery to send, with its batch index.
         var pushes: [(index: Int, request: PushRequest)]
         /// The content each request was built from, kept for the delivery log.
-        var contents: [TemplateKey: Result<PreparedContent, NotificationContentError>]
+        var contents: [TemplateKey: Result<PreparedContent, UnsendableContent>]
 
         /// The content `delivery`'s request was built from.
         func content(of delivery: ClaimedDelivery) -> PreparedContent? {
@@ -29,16 +29,16 @@ struct DeliveryPlanner {
         for (index, delivery) in batch.enumerated() {
             if let outcome = preflight(delivery, now: now, paused: paused) {
                 plan.attempts[index] = DeliveryAttempt(
-                    delivery: delivery, outcome: outcome, httpStatus: nil, reason: outcome.reasonText, latency: nil,
+                    delivery: delivery, outcome: outcome, httpStatus: nil, reason: outcome.reason, latency: nil,
                     payload: nil, errorMessage: nil, feedbackID: nil, finishedAt: now)
                 continue
             }
             let key = TemplateKey(delivery)
-            let built: Result<PreparedContent, NotificationContentError>
+            let built: Result<PreparedContent, UnsendableContent>
             if let cached = plan.contents[key] {
                 built = cached
             } else {
-                built = Self.prepare(delivery.content, for: delivery, shortened: key.shortened)
+                built = Self.prepare(delivery, shortened: key.shortened)
                 plan.contents[key] = built
             }
             switch request(for: delivery, content: built) {
@@ -55,54 +55,61 @@ struct DeliveryPlanner {
 
     /// What to do without sending: canceled, moved or deactivated devices, expired notifications, a paused key.
     func preflight(_ delivery: ClaimedDelivery, now: Date, paused: Bool) -> DeliveryOutcome? {
-        if delivery.notificationCanceled { return .cancel(reason: "NotificationCanceled") }
-        if !delivery.deviceActive { return .cancel(reason: "DeviceInactive") }
-        if delivery.deviceUserID != delivery.userID { return .cancel(reason: "DeviceMovedToAnotherUser") }
+        if delivery.notificationCanceled { return .cancel(reason: .notificationCanceled) }
+        if !delivery.deviceActive { return .cancel(reason: .deviceInactive) }
+        if delivery.deviceUserID != delivery.userID { return .cancel(reason: .deviceMovedToAnotherUser) }
         if let expiresAt = delivery.expiresAt, expiresAt <= now { return .expire }
-        if paused { return .release(reason: "KeyPaused") }
+        if paused { return .release(reason: .keyPaused) }
         return nil
     }
 
     private func request(
-        for delivery: ClaimedDelivery, content: Result<PreparedContent, NotificationContentError>
+        for delivery: ClaimedDelivery, content: Result<PreparedContent, UnsendableContent>
     ) -> Result<PushRequest, Refusal> {
         let prepared: PreparedContent
         switch content {
         case .success(let value): prepared = value
-        case .failure(let error): return .failure(Refusal(reason: "InvalidContent", message: error.description))
+        case .failure(let error): return .failure(Refusal(reason: .invalidContent, message: error.description))
         }
         guard let bundleID = delivery.deviceTopic ?? bundleID else {
             return .failure(
-                Refusal(reason: "MissingTopic", message: "no topic: the device has none and no bundle id is configured")
+                Refusal(reason: .missingTopic, message: "no topic: the device has none and no bundle id is configured")
             )
         }
         guard let token = DeviceToken(hex: delivery.deviceToken) else {
             return .failure(
-                Refusal(reason: "InvalidDeviceToken", message: "the stored device token is not a valid APNs token"))
+                Refusal(reason: .invalidDeviceToken, message: "the stored device token is not a valid APNs token"))
         }
         do {
             return .success(
                 try prepared.template.request(apnsID: APNsID(delivery.id), deviceToken: token, bundleID: bundleID))
         } catch {
-            return .failure(Refusal(reason: "InvalidContent", message: error.description))
+            return .failure(Refusal(reason: .invalidContent, message: error.description))
         }
     }
 
-    private static func prepare(
-        _ content: NotificationContent?, for delivery: ClaimedDelivery, shortened: Bool
-    ) -> Result<PreparedContent, NotificationContentError> {
-        guard let content else { return .failure(.request(.payload(.notAnObject))) }
-        return Result { () throws(NotificationContentError) -> PreparedContent in
-            var template = try content.template(for: delivery.appearance, expiresAt: delivery.expiresAt)
+    private static func prepare(_ delivery: ClaimedDelivery, shortened: Bool) -> Result<
+        PreparedContent, UnsendableContent
+    > {
+        guard let message = delivery.notification.message, let payload = delivery.payload else {
+            return .failure(UnsendableContent(description: "the stored notification content cannot be read"))
+        }
+        do {
+            var template = try PushTemplate(
+                message: message, payload: payload, appearance: delivery.appearance, expiresAt: delivery.expiresAt)
             if shortened {
                 // Apple found the payload too large although it fit the documented limit: cut the body further.
-                template = try content.template(
-                    for: delivery.appearance, expiresAt: delivery.expiresAt,
-                    payloadLimit: template.payloadJSON.count * 3 / 4)
+                template = try PushTemplate(
+                    message: message, payload: payload, appearance: delivery.appearance,
+                    expiresAt: delivery.expiresAt, payloadLimit: template.payloadJSON.count * 3 / 4)
             }
-            return PreparedContent(
-                template: template, payload: PostgresJSON(text: String(decoding: template.payloadJSON, as: UTF8.self)),
-                feedbackID: content.feedbackID)
+            return .success(
+                PreparedContent(
+                    template: template,
+                    payload: PostgresJSON(text: String(decoding: template.payloadJSON, as: UTF8.self)),
+                    feedbackID: payload.feedbackID))
+        } catch {
+            return .failure(UnsendableContent(description: error.description))
         }
     }
 }
@@ -114,14 +121,17 @@ struct PreparedContent {
     let feedbackID: String?
 }
 
-/// Which template a delivery needs: its notification, its appearance, and whether Apple asked for a shorter body.
+/// Which template a delivery needs: its notification's variant, its appearance, and whether Apple asked for a
+/// shorter body.
 struct TemplateKey: Hashable {
     let notificationID: UUID
+    let variant: PayloadVariant
     let appearance: PushAppearance
     let shortened: Bool
 
     init(_ delivery: ClaimedDelivery) {
         notificationID = delivery.notificationID
+        variant = delivery.variant
         appearance = delivery.appearance
         shortened = delivery.facts.wasShortened
     }
@@ -129,6 +139,11 @@ struct TemplateKey: Hashable {
 
 /// Why a claimed delivery cannot become a request: Herald's reason and a message for the log.
 private struct Refusal: Error {
-    let reason: String
+    let reason: DeliveryReason
     let message: String
+}
+
+/// Why a notification's stored content cannot become a push.
+struct UnsendableContent: Error, CustomStringConvertible {
+    let description: String
 }

@@ -57,11 +57,11 @@ public struct DeliveryPolicy: Hashable, Sendable {
         case .failed(let failure):
             switch failure {
             case .cancelled, .shutDown:
-                return .release(reason: "not sent: \(failure)")
+                return .release(reason: .noAnswer(failure))
             case .credentialsUnavailable:
-                return .pauseKey(reason: "ProviderTokenUnavailable")
+                return .pauseKey(reason: .providerTokenUnavailable)
             case .timedOut, .connectionFailed, .protocolError:
-                return retry(reason: Self.reason(for: failure), facts: facts, now: now, jitter: jitter)
+                return retry(reason: .noAnswer(failure), facts: facts, now: now, jitter: jitter)
             }
         case .rejected(let rejection):
             return outcome(of: rejection, facts: facts, now: now, burstGuardTripped: burstGuardTripped, jitter: jitter)
@@ -77,7 +77,7 @@ public struct DeliveryPolicy: Hashable, Sendable {
             let appleTimestamp = rejection.timestamp ?? now
             guard appleTimestamp > facts.deviceRegisteredAt else {
                 // The device registered again after Apple last saw the token: the answer is stale.
-                return .fail(reason: reason.name)
+                return .fail(reason: .apple(reason))
             }
             if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
             return .deactivateDevice(
@@ -89,38 +89,26 @@ public struct DeliveryPolicy: Hashable, Sendable {
             if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
             return .deactivateDevice(.badDeviceToken, appleTimestamp: now)
         case .payloadTooLarge:
-            return facts.wasShortened ? .fail(reason: reason.name) : .retryShortened
+            return facts.wasShortened ? .fail(reason: .apple(reason)) : .retryShortened
         case .expiredProviderToken:
             // The connection has already renewed the token; only this push needs sending again.
-            return retry(reason: reason.name, facts: facts, now: now, jitter: jitter)
+            return retry(reason: .apple(reason), facts: facts, now: now, jitter: jitter)
         default:
             break
         }
         switch reason.consequence {
         case .retryLater:
-            return retry(reason: reason.name, facts: facts, now: now, jitter: jitter)
+            return retry(reason: .apple(reason), facts: facts, now: now, jitter: jitter)
         case .fixConfiguration where Self.isCredentialRefusal(reason):
-            return .pauseKey(reason: reason.name)
+            return .pauseKey(reason: .apple(reason))
         case .fixConfiguration, .drop, .deactivateDevice:
-            return .fail(reason: reason.name)
+            return .fail(reason: .apple(reason))
         }
     }
 
     /// Whether Apple refused the signing key or team rather than this push (403 except ExpiredProviderToken).
     public static func isCredentialRefusal(_ reason: APNsReason) -> Bool {
         reason.status == 403 && reason != .expiredProviderToken
-    }
-
-    /// Herald's reason text for an attempt that got no answer.
-    public static func reason(for failure: TransportFailure) -> String {
-        switch failure {
-        case .timedOut: "TimedOut"
-        case .cancelled: "Cancelled"
-        case .shutDown: "ShutDown"
-        case .connectionFailed: "ConnectionFailed"
-        case .credentialsUnavailable: "ProviderTokenUnavailable"
-        case .protocolError: "ConnectionLost"
-        }
     }
 
     /// The delay before attempt `attempt + 1`: `initialBackoff · 2^(attempt-1)`, capped, then scaled by
@@ -131,7 +119,7 @@ public struct DeliveryPolicy: Hashable, Sendable {
         return base * (0.5 + 0.5 * min(max(jitter, 0), 1))
     }
 
-    private func retry(reason: String, facts: DeliveryFacts, now: Date, jitter: Double) -> DeliveryOutcome {
+    private func retry(reason: DeliveryReason, facts: DeliveryFacts, now: Date, jitter: Double) -> DeliveryOutcome {
         guard facts.attempt < maximumAttempts else { return .fail(reason: reason) }
         let delay = backoff(afterAttempt: facts.attempt, jitter: jitter)
         let at = now.addingTimeInterval(delay.seconds)
@@ -140,7 +128,7 @@ public struct DeliveryPolicy: Hashable, Sendable {
     }
 
     private func withheld(_ reason: APNsReason, facts: DeliveryFacts, now: Date, jitter: Double) -> DeliveryOutcome {
-        retry(reason: "\(reason.name) \(DeliveryMetrics.withheldSuffix)", facts: facts, now: now, jitter: jitter)
+        retry(reason: .withheld(reason), facts: facts, now: now, jitter: jitter)
     }
 }
 

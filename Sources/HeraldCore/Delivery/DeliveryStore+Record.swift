@@ -58,7 +58,7 @@ extension DeliveryStore {
             refunds.append(attempt.outcome.refundsAttempt ? 1 : 0)
             nextAttempts.append(next)
             statuses.append(attempt.httpStatus ?? 0)
-            reasons.append(attempt.reason ?? "")
+            reasons.append(attempt.reason?.text ?? "")
         }
         var bindings = PostgresBindings()
         bindings.append(ids)
@@ -92,7 +92,7 @@ extension DeliveryStore {
                 row.append(delivery.environment.rawValue)
                 row.append(Int32(clamping: delivery.attempt - (attempt.outcome.refundsAttempt ? 1 : 0)))
                 row.append(attempt.httpStatus.map { Int32(clamping: $0) })
-                row.append(attempt.reason)
+                row.append(attempt.reason?.text)
                 row.append(attempt.latency.map { $0 * 1000 })
             }
         }
@@ -198,7 +198,8 @@ extension DeliveryStore {
                 RETURNING t.id, t.user_id, t.deactivation_reason
             ), canceled AS (
                 UPDATE deliveries AS d
-                SET state = 'canceled', finished_at = now(), updated_at = now(), last_reason = 'DeviceDeactivated'
+                SET state = 'canceled', finished_at = now(), updated_at = now(),
+                    last_reason = \(DeliveryReason.deviceDeactivated.sqlLiteral)
                 WHERE d.device_token_id IN (SELECT id FROM deactivated) AND d.state = 'pending'
             )
             SELECT x.id, u.external_id, x.deactivation_reason FROM deactivated AS x JOIN users AS u ON u.id = x.user_id

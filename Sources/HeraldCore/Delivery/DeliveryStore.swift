@@ -36,8 +36,7 @@ public struct DeliveryStore: Sendable {
             let id = try row.decode(column: 0, as: UUID.self)
             notifications[id] = ClaimedNotification(
                 id: id, type: try row.decode(column: 1, as: String.self),
-                contents: (try? NotificationContent.variants(stored: row.decode(column: 2, as: PostgresJSON.self)))
-                    ?? [:],
+                message: try? row.decode(column: 2, as: PostgresJSON.self).decode(NotificationMessage.self),
                 canceled: try row.decode(column: 3, as: String.self) == "canceled",
                 expiresAt: try row.decode(column: 4, as: Date?.self),
                 projectID: try row.decode(column: 5, as: UUID?.self))

@@ -10,12 +10,12 @@ extension PushResult {
         }
     }
 
-    /// Apple's reason, or Herald's name for a missing answer.
-    var reasonText: String? {
+    /// Apple's reason, or Herald's for a missing answer.
+    var reason: DeliveryReason? {
         switch self {
         case .accepted: nil
-        case .rejected(let rejection): rejection.reason.name
-        case .failed(let failure): DeliveryPolicy.reason(for: failure)
+        case .rejected(let rejection): .apple(rejection.reason)
+        case .failed(let failure): .noAnswer(failure)
         }
     }
 

@@ -3,10 +3,11 @@ public enum PersonReference: Sendable, Equatable, Codable {
     case user(ExternalID)
     case email(String)
 
-    private enum CodingKeys: String, CodingKey { case userId, email }
+    /// The stored keys, also read by the expansion statement.
+    enum Key: String, CodingKey { case userId, email }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: Key.self)
         if let user = try container.decodeIfPresent(ExternalID.self, forKey: .userId) {
             self = .user(user)
         } else {
@@ -15,7 +16,7 @@ public enum PersonReference: Sendable, Equatable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: Key.self)
         switch self {
         case .user(let id): try container.encode(id, forKey: .userId)
         case .email(let email): try container.encode(email, forKey: .email)

@@ -16,15 +16,12 @@ public enum EventPayload {
     }
 
     /// The payload for recipients of `variant`.
-    public static func payload(for event: Event, variant: PayloadVariant = .default) -> JSONValue {
+    public static func payload(for event: Event, variant: PayloadVariant = .default) -> Payload {
         let text = EventTemplate(event, variant: variant)
-        var root: [String: JSONValue] = [
-            "aps": .object([
-                "alert": .object(["title": .string(text.title), "body": .string(text.body)]),
-                "badge": .int(badge(for: event)),
-                "sound": .string("default"),
-                "mutable-content": .int(1),
-            ]),
+        let aps = APS(
+            alert: Alert(title: text.title, body: text.body), badge: badge(for: event), sound: .default,
+            mutableContent: true)
+        var custom: [String: JSONValue] = [
             "type": .string(event.type.rawValue),
             "feedbackId": .string(event.feedback.id),
             "projectId": .string(event.project.rawValue),
@@ -32,16 +29,16 @@ public enum EventPayload {
         ]
         switch event.type {
         case .newComment:
-            if let comment = event.commentID { root["commentId"] = .string(comment) }
+            if let comment = event.commentID { custom["commentId"] = .string(comment) }
         case .newVote:
-            if let count = event.voteCount { root["voteCount"] = .int(count) }
+            if let count = event.voteCount { custom["voteCount"] = .int(count) }
         case .statusChange:
-            if let new = event.newStatus { root["newStatus"] = .string(new.rawValue) }
-            if variant == .default, let old = event.oldStatus { root["oldStatus"] = .string(old.rawValue) }
+            if let new = event.newStatus { custom["newStatus"] = .string(new.rawValue) }
+            if variant == .default, let old = event.oldStatus { custom["oldStatus"] = .string(old.rawValue) }
         case .newFeedback:
             break
         }
-        return .object(root)
+        return Payload(aps: aps, custom: custom)
     }
 
     /// Every variant the event's recipients can get.

@@ -1,5 +1,5 @@
 /// Which text a recipient of an event sees: voters of a status change get their own (seed §7.3).
-public enum PayloadVariant: String, Sendable, CaseIterable, Codable {
+public enum PayloadVariant: String, Sendable, CaseIterable, Codable, CodingKeyRepresentable {
     case `default`
     case voter
 }

@@ -5,6 +5,9 @@ public import Postgres
 /// preferences and their active devices, inserts one delivery per device and one suppression per silenced
 /// recipient, and marks the notification expanded.
 public struct NotificationExpander: Sendable {
+    private typealias Target = NotificationTargets.Key
+    private typealias Person = PersonReference.Key
+
     /// What one expansion did.
     public struct Expansion: Sendable, Equatable {
         public var notificationID: UUID
@@ -45,6 +48,8 @@ public struct NotificationExpander: Sendable {
     /// * direct sends: the named users (all their active devices) and the named devices.
     /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
     /// is also the submitter gets the submitter's text) and the actor never counts.
+    ///
+    /// `targets` is read by the keys ``NotificationTargets`` writes, named here through its ``NotificationTargets/Key``.
     static let statement = """
         WITH n AS (
             SELECT id, kind, type, project_id, targets, respect_preferences FROM notifications
@@ -56,29 +61,30 @@ public struct NotificationExpander: Sendable {
         candidates (user_id, device_id, variant) AS (
             SELECT pr.owner_id, NULL::uuid, 'default' FROM n JOIN projects pr ON pr.id = n.project_id
             WHERE (n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .projectMembers))))
-               OR (n.kind = 'direct' AND n.targets ? 'projectId')
+               OR (n.kind = 'direct' AND n.targets ? \(Target.projectId.sqlLiteral))
             UNION ALL
             SELECT m.user_id, NULL::uuid, 'default' FROM n JOIN project_members m ON m.project_id = n.project_id
             WHERE (n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .projectMembers))))
-               OR (n.kind = 'direct' AND n.targets ? 'projectId')
+               OR (n.kind = 'direct' AND n.targets ? \(Target.projectId.sqlLiteral))
             UNION ALL
             SELECT u.id, NULL::uuid, 'default' FROM n JOIN users u
-              ON u.external_id = n.targets -> 'submitter' ->> 'userId'
-              OR lower(u.email) = lower(n.targets -> 'submitter' ->> 'email')
+              ON u.external_id = n.targets -> \(Target.submitter.sqlLiteral) ->> \(Person.userId.sqlLiteral)
+              OR lower(u.email) = lower(n.targets -> \(Target.submitter.sqlLiteral) ->> \(Person.email.sqlLiteral))
             WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .submitter)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'voter'
-            FROM n CROSS JOIN LATERAL jsonb_array_elements(n.targets -> 'voters') AS v (person)
-            JOIN users u ON u.external_id = v.person ->> 'userId' OR lower(u.email) = lower(v.person ->> 'email')
+            FROM n CROSS JOIN LATERAL jsonb_array_elements(n.targets -> \(Target.voters.sqlLiteral)) AS v (person)
+            JOIN users u ON u.external_id = v.person ->> \(Person.userId.sqlLiteral)
+              OR lower(u.email) = lower(v.person ->> \(Person.email.sqlLiteral))
             WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'default'
-            FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> 'userIds') AS t (external_id)
+            FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> \(Target.userIds.sqlLiteral)) AS t (external_id)
             JOIN users u ON u.external_id = t.external_id
             WHERE n.kind = 'direct'
             UNION ALL
             SELECT d.user_id, d.id, 'default'
-            FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> 'deviceIds') AS t (device_id)
+            FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> \(Target.deviceIds.sqlLiteral)) AS t (device_id)
             JOIN device_tokens d ON d.id = t.device_id::uuid
             WHERE n.kind = 'direct'
         ),
@@ -89,7 +95,7 @@ public struct NotificationExpander: Sendable {
                    CASE WHEN bool_or(c.variant = 'default') THEN 'default' ELSE 'voter' END AS variant
             FROM candidates c
             WHERE NOT EXISTS (
-                SELECT 1 FROM n JOIN users a ON a.external_id = n.targets ->> 'actorId' WHERE a.id = c.user_id)
+                SELECT 1 FROM n JOIN users a ON a.external_id = n.targets ->> \(Target.actorId.sqlLiteral) WHERE a.id = c.user_id)
             GROUP BY c.user_id
         ),
         decided AS (

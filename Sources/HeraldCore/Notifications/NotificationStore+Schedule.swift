@@ -1,4 +1,4 @@
-import APNsCore
+public import APNsCore
 public import Foundation
 import Postgres
 
@@ -12,10 +12,8 @@ public struct NotificationCancellation: Sendable, Equatable {
 
 /// A change to a notification that has not been expanded yet.
 public struct ScheduleChange: Sendable, Equatable {
-    /// The replacement alert of every payload variant: the same title, subtitle and body a direct send takes.
-    public typealias Alert = DirectNotification.Alert
-
     public var sendAt: Date?
+    /// The replacement alert of every payload variant: the same title, subtitle and body a direct send takes.
     public var alert: Alert?
 
     public init(sendAt: Date? = nil, alert: Alert? = nil) {
@@ -30,7 +28,7 @@ public enum ScheduleChangeError: Error, Sendable, Equatable {
     case notScheduled(state: String)
     /// `sendAt` would not come before the notification's expiration.
     case sendAtAfterExpiration
-    /// A payload with the new alert would exceed APNs' 4096 bytes.
+    /// A payload with the new alert would exceed the push type's limit (4096 bytes; 5120 for VoIP).
     case payloadTooLarge
 }
 
@@ -54,7 +52,8 @@ extension NotificationStore {
             let canceled = try await connection.execute(
                 """
                 UPDATE deliveries
-                SET state = 'canceled', last_reason = 'NotificationCanceled', finished_at = now(), updated_at = now()
+                SET state = 'canceled', last_reason = \(DeliveryReason.notificationCanceled.text), finished_at = now(),
+                    updated_at = now()
                 WHERE notification_id = \(id) AND state = 'pending'
                 """)
             return NotificationCancellation(previousState: state, canceledDeliveries: canceled)
@@ -76,12 +75,12 @@ extension NotificationStore {
             if let sendAt = change.sendAt, let expiresAt, sendAt >= expiresAt {
                 throw ScheduleChangeError.sendAtAfterExpiration
             }
-            var content = try stored.decode(JSONValue.self)
-            if let alert = change.alert { content = try Self.replacingAlert(in: content, with: alert) }
+            var message = try stored.decode(NotificationMessage.self)
+            if let alert = change.alert { try Self.replaceAlert(in: &message, with: alert) }
             try await connection.execute(
                 """
                 UPDATE notifications
-                SET send_at = coalesce(\(change.sendAt), send_at), content = \(try PostgresJSON(encoding: content)),
+                SET send_at = coalesce(\(change.sendAt), send_at), content = \(try PostgresJSON(encoding: message)),
                     updated_at = now()
                 WHERE id = \(id)
                 """)
@@ -91,28 +90,15 @@ extension NotificationStore {
         }
     }
 
-    /// `content` with `aps.alert` of every payload variant replaced.
-    private static func replacingAlert(in content: JSONValue, with alert: ScheduleChange.Alert) throws -> JSONValue {
-        guard case .object(var document) = content, case .object(var payloads)? = document["payloads"] else {
-            return content
-        }
-        var fields: [String: JSONValue] = [:]
-        if let title = alert.title { fields["title"] = .string(title) }
-        if let subtitle = alert.subtitle { fields["subtitle"] = .string(subtitle) }
-        if let body = alert.body { fields["body"] = .string(body) }
-        for (variant, payload) in payloads {
-            guard case .object(var members) = payload else { continue }
-            var aps: [String: JSONValue] = [:]
-            if case .object(let existing)? = members["aps"] { aps = existing }
-            aps["alert"] = .object(fields)
-            members["aps"] = .object(aps)
-            let replaced = JSONValue.object(members)
-            guard let size = try? JSONEncoderCache.encode(replaced).count, size <= 4096 else {
+    /// Replaces `aps.alert` of every payload variant.
+    private static func replaceAlert(in message: inout NotificationMessage, with alert: Alert) throws {
+        for (variant, payload) in message.payloads {
+            var changed = payload
+            changed.aps.alert = alert
+            guard let size = try? changed.encoded().count, size <= message.pushType.payloadLimit else {
                 throw ScheduleChangeError.payloadTooLarge
             }
-            payloads[variant] = replaced
+            message.payloads[variant] = changed
         }
-        document["payloads"] = .object(payloads)
-        return .object(document)
     }
 }

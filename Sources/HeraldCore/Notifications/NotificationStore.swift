@@ -26,7 +26,7 @@ public struct NotificationStore: Sendable {
         -> Accepted
     {
         if let idempotency, let earlier = try await replay(idempotency) { return earlier }
-        let content = try PostgresJSON(encoding: draft.content)
+        let content = try PostgresJSON(encoding: draft.message)
         let targets = try PostgresJSON(encoding: draft.targets)
         let project = draft.project?.rawValue
         let insert: PostgresQuery = """

@@ -27,7 +27,7 @@ public enum HeraldApplication {
         LogRoutes(logs: logs).register(on: table)
         NotificationDeliveryRoutes(logs: logs).register(on: table)
         StatsRoutes(logs: logs).register(on: table)
-        MetricsRoutes(metrics: settings.deliveryMetrics).register(on: table)
+        MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere).register(on: table)
         DashboardRoutes().register(on: table)
         return (router, table)
     }

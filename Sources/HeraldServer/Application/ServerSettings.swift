@@ -1,4 +1,5 @@
 public import HeraldCore
+public import Prometheus
 
 /// How `herald serve` runs: address, limits, user-token keys and registration defaults.
 public struct ServerSettings: Sendable {
@@ -14,8 +15,10 @@ public struct ServerSettings: Sendable {
     public var defaultEnvironment = PushEnvironment.sandbox
     /// The OpenAPI document served at `/openapi.yaml`.
     public var openAPIDocument: String?
-    /// The delivery engine's metrics served at `/metrics`; `nil` when this process does not deliver.
-    public var deliveryMetrics: DeliveryMetrics?
+    /// The process's metrics, served at `/metrics`; the delivery engine records into the same registry.
+    public var metrics = PrometheusCollectorRegistry()
+    /// Whether this process runs the delivery engine (`herald_delivery_engine_running`).
+    public var deliversHere = false
 
     public init() {}
 }

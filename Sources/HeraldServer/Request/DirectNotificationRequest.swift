@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HeraldCore
 
@@ -24,15 +25,7 @@ enum DirectNotificationRequest {
         }
         direct.project = try body.externalID("projectId")
         if let type = try body.string("type") { direct.type = type }
-        if let alert = try body.object("alert") {
-            try alert.allowOnly(["title", "subtitle", "body"])
-            direct.alert = .init(
-                title: try alert.string("title"), subtitle: try alert.string("subtitle"), body: try alert.string("body")
-            )
-            if direct.alert == .init(title: nil, subtitle: nil, body: nil) {
-                throw .validation("give title, subtitle or body", field: "alert")
-            }
-        }
+        direct.alert = try body.alert("alert")
         direct.badge = try body.integer("badge")
         direct.sound = try body.string("sound")
         direct.threadID = try body.string("threadId")
@@ -40,9 +33,21 @@ enum DirectNotificationRequest {
         direct.contentAvailable = try body.bool("contentAvailable") ?? false
         direct.mutableContent = try body.bool("mutableContent") ?? false
         if let data = try body.object("data") { direct.data = data.members }
-        direct.pushType = try body.string("pushType")
-        direct.priority = try body.integer("priority")
-        direct.collapseID = try body.string("collapseId")
+        if let name = try body.string("pushType") {
+            direct.pushType = try JSONObject.domain { () throws(DomainError) in
+                try DirectNotification.pushType(named: name)
+            }
+        }
+        if let value = try body.integer("priority") {
+            guard let priority = PushPriority(rawValue: value) else {
+                throw .validation("must be 10, 5 or 1", field: "priority")
+            }
+            direct.priority = priority
+        }
+        if let text = try body.string("collapseId") {
+            guard let id = CollapseID(text) else { throw .validation("must be 1 to 64 bytes", field: "collapseId") }
+            direct.collapseID = id
+        }
         direct.expiration = try body.date("expiration")
         direct.sendAt = try body.date("sendAt")
         direct.respectPreferences = try body.bool("respectPreferences") ?? true

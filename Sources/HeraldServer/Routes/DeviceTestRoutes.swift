@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 import HeraldCore
 import Hummingbird
@@ -31,7 +32,7 @@ struct DeviceTestRoutes {
         var push = DirectNotification()
         push.deviceIDs = [device]
         push.type = "test"
-        push.alert = .init(title: "Test Notification", subtitle: nil, body: "Your notifications are working.")
+        push.alert = Alert(title: "Test Notification", body: "Your notifications are working.")
         push.sound = "default"
         push.respectPreferences = false
         push.expiration = Date(timeIntervalSinceNow: lifetime)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import HeraldCore
 import HeraldServer
@@ -98,7 +99,9 @@ struct DevCommand: AsyncParsableCommand {
         settings.openAPIDocument = OpenAPIDocument.load()
         let gateway = Gateway(
             client: client, listener: database, settings: settings,
-            delivery: try apns.deliveryRuntime(client: client, logger: logger), logger: logger)
+            delivery: try apns.deliveryRuntime(
+                client: client, metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
+            logger: logger)
         let host = settings.host
         let dataFolder = folder.root.path
         try await gateway.run(

@@ -1,6 +1,7 @@
 import APNs
 import APNsCore
 import ArgumentParser
+import CoreMetrics
 import Cryptography
 import Foundation
 import HeraldCore
@@ -64,7 +65,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let gateway = Gateway(
             client: client, listener: expand ? postgres : nil, settings: settings,
-            delivery: try deliveryRuntime(client: client, environment: environment, logger: logger), logger: logger)
+            delivery: try deliveryRuntime(
+                client: client, environment: environment, metrics: settings.metrics.deliveryMetricsFactory,
+                logger: logger),
+            logger: logger)
         try await gateway.run(until: { await shutdown.wait() }) { port in
             logger.notice("Herald is serving on \(settings.host):\(port)")
         }
@@ -72,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The delivery engine and its APNs pools, or `nil` when delivering here is off or no APNs key is set.
     private func deliveryRuntime(
-        client: PostgresClient, environment: [String: String], logger: Logger
+        client: PostgresClient, environment: [String: String], metrics: any MetricsFactory, logger: Logger
     ) throws -> DeliveryRuntime? {
         guard deliver else { return nil }
         guard apns.keyPath ?? environment["APNS_KEY_PATH"] != nil else {
@@ -87,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return try DeliveryRuntime(
             client: client, settings: apnsSettings, configuration: configuration,
-            environment: environment, logger: logger)
+            environment: environment, metrics: metrics, logger: logger)
     }
 
     private func serverSettings(_ environment: [String: String]) throws -> ServerSettings {

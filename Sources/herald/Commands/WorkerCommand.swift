@@ -1,6 +1,7 @@
 import APNs
 import APNsCore
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import HeraldCore
 import Logging
@@ -36,7 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
         defer { client.shutdown() }
         let runtime = try DeliveryRuntime(
             client: client, settings: settings, configuration: configuration, environment: environment,
-            logger: logger)
+            metrics: NOOPMetricsHandler.instance, logger: logger)
         let signal = ShutdownSignal()
         let (stopped, stop) = AsyncStream<Void>.makeStream()
         let running = Task {

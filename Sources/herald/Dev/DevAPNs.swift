@@ -1,6 +1,7 @@
 import APNs
 import APNsCore
 import APNsMock
+import CoreMetrics
 import Foundation
 import HeraldCore
 import Logging
@@ -52,11 +53,12 @@ struct DevAPNs {
     }
 
     /// The delivery engine, sending both environments to the mock.
-    func deliveryRuntime(client: PostgresClient, logger: Logger) throws -> DeliveryRuntime {
+    func deliveryRuntime(client: PostgresClient, metrics: any MetricsFactory, logger: Logger) throws -> DeliveryRuntime
+    {
         try DeliveryRuntime(
             client: client, settings: settings,
             configuration: DeliveryEngineConfiguration(bundleID: Self.bundleID, keyID: settings.keyID),
-            environment: [:], logger: logger)
+            environment: [:], metrics: metrics, logger: logger)
     }
 
     /// Closes the mock's socket and its connections, then prints what it still had to report.

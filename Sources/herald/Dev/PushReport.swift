@@ -1,3 +1,4 @@
+import APNsCore
 import APNsMock
 import Foundation
 
@@ -28,12 +29,9 @@ enum PushReport {
         return TerminalText.escapingControls(fields.joined(separator: ", ") + ": " + answer)
     }
 
-    /// `aps.alert.title`, or `aps.alert` when the alert is a plain string.
+    /// `aps.alert.title`, else the alert's body (a plain-string alert is one).
     static func alertTitle(_ body: [UInt8]) -> String? {
-        guard let payload = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let aps = payload["aps"] as? [String: Any]
-        else { return nil }
-        if let alert = aps["alert"] as? String { return alert }
-        return (aps["alert"] as? [String: Any])?["title"] as? String
+        guard let alert = try? JSONDecoder().decode(Payload.self, from: Data(body)).aps.alert else { return nil }
+        return alert.title ?? alert.body
     }
 }

@@ -21,7 +21,7 @@ struct Gateway {
         delivery: DeliveryRuntime?, logger: Logger
     ) {
         var settings = settings
-        settings.deliveryMetrics = delivery?.engine.metrics
+        settings.deliversHere = delivery != nil
         self.settings = settings
         services = HeraldServices(
             client: client,

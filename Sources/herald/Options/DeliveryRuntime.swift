@@ -1,5 +1,6 @@
 import APNs
 import APNsCore
+import CoreMetrics
 import Foundation
 import HeraldCore
 import HeraldWebhook
@@ -14,13 +15,13 @@ struct DeliveryRuntime {
 
     init(
         client: PostgresClient, settings: APNsSettings, configuration: DeliveryEngineConfiguration,
-        environment: [String: String], logger: Logger
+        environment: [String: String], metrics factory: any MetricsFactory, logger: Logger
     ) throws {
         apns = try settings.makeClient(logger: logger)
         let webhook = try WebhookSettings.resolve(environment: environment).map {
             DeliveryWebhook(configuration: $0, logger: logger)
         }
-        let metrics = DeliveryMetrics()
+        let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)
         engine = DeliveryEngine(
             client: client, apns: apns, configuration: configuration, metrics: metrics, webhook: webhook,

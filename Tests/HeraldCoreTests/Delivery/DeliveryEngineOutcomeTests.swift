@@ -12,7 +12,7 @@ extension Networked {
     @Suite struct DeliveryEngineOutcomeTests {
         func single(
             _ harness: EngineHarness, token: String, environment: APNsEnvironment = .sandbox,
-            registeredAt: Date = Date(timeIntervalSinceNow: -3600), content: NotificationContent = .init(body: "Hi"),
+            registeredAt: Date = Date(timeIntervalSinceNow: -3600), content: NotificationMessage = .alert(body: "Hi"),
             expiresAt: Date? = nil
         ) async throws -> (device: UUID, delivery: UUID) {
             let user = try await harness.insertUser()
@@ -134,7 +134,7 @@ extension Networked {
             let harness = try await EngineHarness.start()
             harness.sandbox.script(
                 deviceTokenPrefix: "413", .reject(status: 413, reason: "PayloadTooLarge", timestamp: nil))
-            let long = NotificationContent(title: "Long", body: String(repeating: "word ", count: 400))
+            let long = NotificationMessage.alert(title: "Long", body: String(repeating: "word ", count: 400))
             let target = try await single(harness, token: EngineHarness.token("413"), content: long)
             let done = try await harness.run(harness.makeEngine()) {
                 try await harness.delivery(target.delivery).state == "failed"
@@ -161,7 +161,7 @@ extension Networked {
             let paused = try await harness.delivery(target.delivery)
             #expect(paused.state == "pending")
             #expect(paused.attempts == 0)
-            #expect(engine.metrics.snapshot().pausedKeys == 1)
+            #expect(engine.recorded.pausedKeys == 1)
             harness.sandbox.script(deviceTokenPrefix: "403", .accept(apnsID: target.delivery.uuidString.lowercased()))
             try await harness.client.query(
                 "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
@@ -169,7 +169,7 @@ extension Networked {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(!engine.isPaused)
-            #expect(engine.metrics.snapshot().pausedKeys == 0)
+            #expect(engine.recorded.pausedKeys == 0)
             engine.shutdownGracefully()
             await runner.value
             try await harness.stop()
@@ -198,7 +198,7 @@ extension Networked {
             let states = try await harness.states(of: notification)
             #expect(states["token_expired"] == 19)
             #expect(states["failed"] == 41)
-            #expect(engine.metrics.snapshot().withheldDeactivations >= 41)
+            #expect(engine.recorded.withheldDeactivations >= 41)
             try await harness.stop()
         }
     }

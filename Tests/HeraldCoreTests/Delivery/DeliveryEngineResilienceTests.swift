@@ -71,7 +71,7 @@ extension Networked {
             configuration.shutdownGracePeriod = .zero
             let doomed = harness.makeEngine(configuration)
             let runner = Task { await doomed.run() }
-            while doomed.metrics.snapshot().inFlight == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            while doomed.recorded.inFlight == 0 { try await Task.sleep(for: .milliseconds(20)) }
             // Cut the doomed engine off from the database mid-batch, as a crash would: its results are never recorded.
             let doomedRows = try await harness.client.query(
                 "SELECT count(*) FROM deliveries WHERE claimed_by = 'doomed'"
@@ -110,9 +110,9 @@ extension Networked {
             let ids = harness.sandbox.recordedRequests.compactMap { $0.header("apns-id") }
             #expect(ids.count == 10_000)
             #expect(Set(ids).count == 10_000)
-            #expect(first.metrics.snapshot().sent > 0)
-            #expect(second.metrics.snapshot().sent > 0)
-            #expect(first.metrics.snapshot().sent + second.metrics.snapshot().sent == 10_000)
+            #expect(first.recorded.sent > 0)
+            #expect(second.recorded.sent > 0)
+            #expect(first.recorded.sent + second.recorded.sent == 10_000)
             let logs = try await harness.client.query(
                 "SELECT count(*) FROM push_notification_logs WHERE notification_id = \(notification)"
             ).scalar(Int.self)
@@ -143,7 +143,7 @@ extension Networked {
             configuration.shutdownGracePeriod = .milliseconds(500)
             let engine = harness.makeEngine(configuration)
             let runner = Task { await engine.run() }
-            while engine.metrics.snapshot().inFlight == 0 { try await Task.sleep(for: .milliseconds(20)) }
+            while engine.recorded.inFlight == 0 { try await Task.sleep(for: .milliseconds(20)) }
             runner.cancel()
             await runner.value
             let states = try await harness.states(of: notification)

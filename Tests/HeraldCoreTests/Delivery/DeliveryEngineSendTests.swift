@@ -16,7 +16,7 @@ extension Networked {
             let longest = String(repeating: "5a", count: 256)
             let user = try await harness.insertUser()
             let device = try await harness.insertDevice(user: user, token: longest)
-            let notification = try await harness.insertNotification(NotificationContent(title: "Herald", body: "Long"))
+            let notification = try await harness.insertNotification(.alert(title: "Herald", body: "Long"))
             _ = try await harness.insertDelivery(notification: notification, user: user, device: device)
 
             let done = try await harness.run(harness.makeEngine()) {
@@ -33,11 +33,13 @@ extension Networked {
             let harness = try await EngineHarness.start()
             let user = try await harness.insertUser(sound: false, badge: true)
             let device = try await harness.insertDevice(user: user, token: EngineHarness.token("ab"))
-            let content = NotificationContent(
-                title: "New Feedback", body: "Dark mode please", badge: 2, sound: "default", threadID: "project-1",
-                category: "FEEDBACK", mutableContent: true,
-                data: ["type": .string("new_feedback"), "feedbackId": .string("f-42")], priority: 5,
-                collapseID: "feedback-f-42")
+            let content = NotificationMessage(
+                payload: Payload(
+                    aps: APS(
+                        alert: Alert(title: "New Feedback", body: "Dark mode please"), badge: 2, sound: .default,
+                        threadID: "project-1", category: "FEEDBACK", mutableContent: true),
+                    custom: ["type": .string("new_feedback"), "feedbackId": .string("f-42")]),
+                priority: .powerConsidered, collapseID: CollapseID("feedback-f-42"))
             let notification = try await harness.insertNotification(content)
             let delivery = try await harness.insertDelivery(notification: notification, user: user, device: device)
 
@@ -77,14 +79,14 @@ extension Networked {
             #expect(log.first?.2 == 200)
             #expect(log.first?.3 == 1)
             #expect(log.first?.4 == "f-42")
-            #expect(engine.metrics.snapshot().sent == 1)
+            #expect(engine.recorded.sent == 1)
             try await harness.stop()
         }
 
         @Test func sandboxAndProductionDevicesGoToTheirOwnServers() async throws {
             let harness = try await EngineHarness.start()
             let user = try await harness.insertUser()
-            let notification = try await harness.insertNotification(NotificationContent(body: "Both"))
+            let notification = try await harness.insertNotification(.alert(body: "Both"))
             var sandboxDeliveries: Set<String> = []
             var productionDeliveries: Set<String> = []
             for index in 0..<5 {

@@ -1,5 +1,6 @@
 import APNsCore
 import Foundation
+import HeraldTesting
 import Testing
 
 @testable import HeraldCore
@@ -10,7 +11,7 @@ import Testing
 
     static func delivery(
         of notification: ClaimedNotification = notification(), token: String = String(repeating: "ab", count: 32),
-        topic: String? = nil, active: Bool = true, movedToAnotherUser: Bool = false
+        topic: String? = nil, active: Bool = true, movedToAnotherUser: Bool = false, variant: PayloadVariant = .default
     ) -> ClaimedDelivery {
         let user = UUID()
         return ClaimedDelivery(
@@ -18,13 +19,13 @@ import Testing
             attempt: 1, previousReason: nil, dueAt: Date(), notification: notification, deviceToken: token,
             deviceEnvironment: .sandbox, deviceTopic: topic, deviceActive: active,
             deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), userExternalID: "alice",
-            appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: "default",
+            appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant,
             rowLocation: RowLocation(ctid: "(0,1)"))
     }
 
     static func notification(canceled: Bool = false, expiresAt: Date? = nil) -> ClaimedNotification {
         ClaimedNotification(
-            id: UUID(), type: "custom", contents: ["default": NotificationContent(title: "Herald", body: "Hello")],
+            id: UUID(), type: "custom", message: .alert(title: "Herald", body: "Hello"),
             canceled: canceled, expiresAt: expiresAt, projectID: nil)
     }
 
@@ -49,19 +50,19 @@ import Testing
         #expect(plan.pushes.isEmpty)
         #expect(
             plan.attempts.map { $0?.outcome } == [
-                .cancel(reason: "NotificationCanceled"), .cancel(reason: "DeviceInactive"),
-                .cancel(reason: "DeviceMovedToAnotherUser"), .expire,
+                .cancel(reason: .notificationCanceled), .cancel(reason: .deviceInactive),
+                .cancel(reason: .deviceMovedToAnotherUser), .expire,
             ])
         let paused = Self.planner.plan([Self.delivery()], now: now, paused: true)
         #expect(paused.pushes.isEmpty)
-        #expect(paused.attempts.map { $0?.outcome } == [.release(reason: "KeyPaused")])
+        #expect(paused.attempts.map { $0?.outcome } == [.release(reason: .keyPaused)])
     }
 
     @Test func deliveriesThatCannotBeSentFailWithTheReason() {
         let noTopic = DeliveryPlanner(bundleID: nil).plan([Self.delivery()], now: Date(), paused: false)
-        #expect(noTopic.attempts.map { $0?.outcome } == [.fail(reason: "MissingTopic")])
+        #expect(noTopic.attempts.map { $0?.outcome } == [.fail(reason: .missingTopic)])
         let badToken = Self.planner.plan([Self.delivery(token: "not hex")], now: Date(), paused: false)
-        #expect(badToken.attempts.map { $0?.outcome } == [.fail(reason: "InvalidDeviceToken")])
+        #expect(badToken.attempts.map { $0?.outcome } == [.fail(reason: .invalidDeviceToken)])
         #expect(noTopic.pushes.isEmpty && badToken.pushes.isEmpty)
     }
 
@@ -71,5 +72,34 @@ import Testing
         let plan = Self.planner.plan(batch, now: Date(), paused: false)
         #expect(plan.pushes.count == 50)
         #expect(plan.contents.count == 1)
+    }
+
+    /// Voters of a status change read their own text: a batch holding both kinds of recipient of one notification
+    /// builds one template per variant, and each delivery gets its own.
+    @Test func eachVariantGetsItsOwnTemplate() throws {
+        let message = NotificationMessage(
+            payloads: [
+                .default: Payload(aps: APS(alert: Alert(title: "Status Updated", body: "Dark mode is now Done"))),
+                .voter: Payload(aps: APS(alert: Alert(title: "Status Updated", body: "Feedback you voted on: Done"))),
+            ], pushType: .alert, priority: .immediate)
+        let notification = ClaimedNotification(
+            id: UUID(), type: "status_change", message: message, canceled: false, expiresAt: nil, projectID: nil)
+        let batch = [
+            Self.delivery(of: notification), Self.delivery(of: notification, variant: .voter),
+            Self.delivery(of: notification),
+        ]
+        let plan = Self.planner.plan(batch, now: Date(), paused: false)
+        #expect(plan.contents.count == 2)
+        let bodies = try plan.pushes.map {
+            try JSONDecoder().decode(Payload.self, from: $0.request.payload).aps.alert?.body
+        }
+        #expect(bodies == ["Dark mode is now Done", "Feedback you voted on: Done", "Dark mode is now Done"])
+    }
+
+    @Test func unreadableContentFailsAsInvalidContent() {
+        let unreadable = ClaimedNotification(
+            id: UUID(), type: "custom", message: nil, canceled: false, expiresAt: nil, projectID: nil)
+        let plan = Self.planner.plan([Self.delivery(of: unreadable)], now: Date(), paused: false)
+        #expect(plan.attempts.map { $0?.outcome } == [.fail(reason: .invalidContent)])
     }
 }

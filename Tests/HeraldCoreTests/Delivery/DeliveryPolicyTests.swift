@@ -48,7 +48,7 @@ import Testing
 
     @Test func deadTokenOlderThanRegistrationKeepsTheDevice() {
         let stamp = registered.addingTimeInterval(-60)
-        #expect(decide(rejected(.unregistered, timestamp: stamp), facts()) == .fail(reason: "Unregistered"))
+        #expect(decide(rejected(.unregistered, timestamp: stamp), facts()) == .fail(reason: .apple(.unregistered)))
         #expect(!policy.wouldDeactivate(rejected(.unregistered, timestamp: stamp), facts: facts()))
     }
 
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func deviceTokenNotForTopicFailsAndKeepsTheDevice() {
-        #expect(decide(rejected(.deviceTokenNotForTopic), facts()) == .fail(reason: "DeviceTokenNotForTopic"))
+        #expect(decide(rejected(.deviceTokenNotForTopic), facts()) == .fail(reason: .apple(.deviceTokenNotForTopic)))
         #expect(!policy.wouldDeactivate(rejected(.deviceTokenNotForTopic), facts: facts()))
     }
 
@@ -77,7 +77,8 @@ import Testing
             return
         }
         #expect(at > now)
-        #expect(reason.hasPrefix("Unregistered"))
+        #expect(reason == .withheld(.unregistered))
+        #expect(reason.isWithheldDeactivation && reason.metricLabel == "Unregistered")
         let bad = decide(rejected(.badDeviceToken), facts(environment: .production, device: .sandbox), tripped: true)
         #expect(bad.state == .pending)
     }
@@ -85,10 +86,12 @@ import Testing
     @Test(arguments: [APNsReason.tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown])
     func transientRejectionsBackOff(reason: APNsReason) {
         #expect(
-            decide(rejected(reason), facts(attempt: 1)) == .retry(at: now.addingTimeInterval(0.75), reason: reason.name)
+            decide(rejected(reason), facts(attempt: 1))
+                == .retry(at: now.addingTimeInterval(0.75), reason: .apple(reason))
         )
         #expect(
-            decide(rejected(reason), facts(attempt: 2)) == .retry(at: now.addingTimeInterval(1.5), reason: reason.name))
+            decide(rejected(reason), facts(attempt: 2))
+                == .retry(at: now.addingTimeInterval(1.5), reason: .apple(reason)))
     }
 
     @Test(arguments: [TransportFailure.timedOut, .connectionFailed("refused"), .protocolError("GOAWAY")])
@@ -99,7 +102,7 @@ import Testing
     }
 
     @Test func attemptLimitEndsRetries() {
-        #expect(decide(rejected(.serviceUnavailable), facts(attempt: 3)) == .fail(reason: "ServiceUnavailable"))
+        #expect(decide(rejected(.serviceUnavailable), facts(attempt: 3)) == .fail(reason: .apple(.serviceUnavailable)))
     }
 
     @Test func retriesNeverPassTheExpiration() {
@@ -111,20 +114,20 @@ import Testing
         #expect(decide(rejected(.payloadTooLarge), facts()) == .retryShortened)
         #expect(
             decide(rejected(.payloadTooLarge), facts(attempt: 2, previous: "PayloadTooLarge"))
-                == .fail(reason: "PayloadTooLarge"))
+                == .fail(reason: .apple(.payloadTooLarge)))
     }
 
     @Test(arguments: [APNsReason.invalidProviderToken, .forbidden, .badCertificate, .unrelatedKeyIDInToken])
     func credentialRefusalsPauseTheKey(reason: APNsReason) {
         let outcome = decide(rejected(reason), facts())
-        #expect(outcome == .pauseKey(reason: reason.name))
+        #expect(outcome == .pauseKey(reason: .apple(reason)))
         #expect(outcome.refundsAttempt)
     }
 
     @Test func renewableProviderTokenIsRetried() {
         #expect(decide(rejected(.expiredProviderToken), facts()).state == .pending)
         #expect(
-            decide(.failed(.credentialsUnavailable("no key")), facts()) == .pauseKey(reason: "ProviderTokenUnavailable")
+            decide(.failed(.credentialsUnavailable("no key")), facts()) == .pauseKey(reason: .providerTokenUnavailable)
         )
     }
 
@@ -141,7 +144,7 @@ import Testing
         if case .unknown = reason {
             #expect(outcome.state == .pending)
         } else {
-            #expect(outcome == .fail(reason: reason.name))
+            #expect(outcome == .fail(reason: .apple(reason)))
         }
     }
 
@@ -178,50 +181,5 @@ import Testing
         for _ in 0..<50 { guardState.record(wouldDeactivate: false) }
         #expect(!guardState.isTripped)
         #expect(guardState.deactivatingCount == 0)
-    }
-}
-
-@Suite struct NotificationContentTests {
-    let content = NotificationContent(
-        title: "New Feedback", body: "Dark mode", badge: 3, sound: "default", threadID: "p1", category: "FEEDBACK",
-        mutableContent: true, data: ["type": .string("new_feedback"), "feedbackId": .string("f-1")], priority: 5,
-        collapseID: "feedback-f-1")
-
-    @Test func appearanceShapesSoundAndBadge() throws {
-        let quiet = content.payload(for: PushAppearance(soundEnabled: false, badgeEnabled: false))
-        #expect(quiet.aps.sound == nil)
-        #expect(quiet.aps.badge == nil)
-        let loud = content.payload(for: PushAppearance())
-        #expect(loud.aps.sound == .default)
-        #expect(loud.aps.badge == 3)
-        #expect(loud.custom["feedbackId"] == .string("f-1"))
-        #expect(content.feedbackID == "f-1")
-    }
-
-    @Test func roundTripsAsJSON() throws {
-        let data = try JSONEncoder().encode(content)
-        #expect(try JSONDecoder().decode(NotificationContent.self, from: data) == content)
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains("\"threadId\""))
-        #expect(text.contains("\"collapseId\""))
-    }
-
-    @Test func templateCarriesHeadersAndFitsTheBody() throws {
-        var long = content
-        long.body = String(repeating: "é", count: 5_000)
-        let template = try long.template(for: PushAppearance(), expiresAt: nil)
-        #expect(template.payloadJSON.count <= 4096)
-        #expect(template.priority == .powerConsidered)
-        #expect(template.collapseID?.value == "feedback-f-1")
-        let shorter = try long.template(for: PushAppearance(), expiresAt: nil, payloadLimit: 2000)
-        #expect(shorter.payloadJSON.count <= 2000)
-    }
-
-    @Test func silentContentIsABackgroundPush() throws {
-        let silent = NotificationContent(contentAvailable: true)
-        #expect(silent.resolvedPushType == .background)
-        #expect(throws: NotificationContentError.unknownPushType("telepathy")) {
-            try NotificationContent(pushType: "telepathy").template(for: PushAppearance(), expiresAt: nil)
-        }
     }
 }

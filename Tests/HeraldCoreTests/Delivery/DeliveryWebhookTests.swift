@@ -27,7 +27,7 @@ extension Networked {
             let dead = try await harness.insertDevice(
                 user: user, token: EngineHarness.token("e1"), registeredAt: Date(timeIntervalSinceNow: -600))
             let wrongTopic = try await harness.insertDevice(user: user, token: EngineHarness.token("e2"))
-            let notification = try await harness.insertNotification(NotificationContent(body: "Hello"))
+            let notification = try await harness.insertNotification(.alert(body: "Hello"))
             _ = try await harness.insertDelivery(notification: notification, user: user, device: dead)
             let failed = try await harness.insertDelivery(notification: notification, user: user, device: wrongTopic)
 

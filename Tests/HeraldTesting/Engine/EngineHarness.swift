@@ -5,6 +5,7 @@ import Cryptography
 public import Foundation
 public import HeraldCore
 import Logging
+public import MetricsTestKit
 public import Postgres
 
 /// A fresh migrated database, a sandbox and a production `apns-mock` over TLS, and Herald's APNs pools
@@ -78,8 +79,8 @@ public struct EngineHarness: Sendable {
         webhook: (any DeliveryEventSink)? = nil
     ) -> DeliveryEngine {
         DeliveryEngine(
-            client: client ?? self.client, apns: apns, configuration: configuration, webhook: webhook,
-            logger: Logger(label: "test.engine"))
+            client: client ?? self.client, apns: apns, configuration: configuration,
+            metrics: DeliveryMetrics(factory: TestMetrics()), webhook: webhook, logger: Logger(label: "test.engine"))
     }
 
     /// Runs `engine` until `done` holds (checked every 100 ms) or `timeout` passes, then shuts it down.
@@ -158,9 +159,9 @@ public struct EngineHarness: Sendable {
     }
 
     public func insertNotification(
-        _ content: NotificationContent, type: String = "new_feedback", expiresAt: Date? = nil
+        _ message: NotificationMessage, type: String = "new_feedback", expiresAt: Date? = nil
     ) async throws -> UUID {
-        let json = try PostgresJSON(encoding: content)
+        let json = try PostgresJSON(encoding: message)
         return try await client.query(
             """
             INSERT INTO notifications (kind, type, content, targets, state, expanded_at, send_at, expires_at)
@@ -185,7 +186,7 @@ public struct EngineHarness: Sendable {
         -> UUID
     {
         let user = try await insertUser()
-        let notification = try await insertNotification(NotificationContent(title: "Herald", body: "Fan-out"))
+        let notification = try await insertNotification(.alert(title: "Herald", body: "Fan-out"))
         try await client.execute(
             """
             WITH devices AS (

@@ -1,0 +1,68 @@
+public import APNsCore
+public import Foundation
+
+/// How a user wants pushes to look on their devices (seed 002 FR-4).
+public struct PushAppearance: Hashable, Sendable {
+    /// `users.push_sound_enabled`: when off, payloads carry no sound.
+    public var soundEnabled: Bool
+    /// `users.push_badge_enabled`: when off, payloads carry no badge.
+    public var badgeEnabled: Bool
+
+    public init(soundEnabled: Bool = true, badgeEnabled: Bool = true) {
+        self.soundEnabled = soundEnabled
+        self.badgeEnabled = badgeEnabled
+    }
+
+    /// `payload` as this user wants it: without sound or badge when they turned those off.
+    public func applied(to payload: Payload) -> Payload {
+        var shown = payload
+        if !soundEnabled { shown.aps.sound = nil }
+        if !badgeEnabled { shown.aps.badge = nil }
+        return shown
+    }
+}
+
+/// A push ready to be addressed to a device: everything but the token and apns-id, built once per notification,
+/// variant and appearance.
+public struct PushTemplate: Sendable {
+    public let payloadJSON: Data
+    public let pushType: PushType
+    public let priority: PushPriority
+    public let expiration: PushExpiration?
+    public let collapseID: CollapseID?
+
+    /// Builds the push of `message`'s `payload` for a user with `appearance`.
+    /// - Parameters:
+    ///   - expiresAt: The notification's `expires_at`, sent as `apns-expiration`.
+    ///   - payloadLimit: Bytes the payload may take; the body is shortened to fit. Default: the push type's limit.
+    /// - Throws: ``PayloadError`` when the payload cannot fit.
+    public init(
+        message: NotificationMessage, payload: Payload, appearance: PushAppearance, expiresAt: Date?,
+        payloadLimit: Int? = nil
+    ) throws(PayloadError) {
+        let limit = min(payloadLimit ?? message.pushType.payloadLimit, message.pushType.payloadLimit)
+        payloadJSON = try appearance.applied(to: payload).fitted(toLimit: limit).json
+        pushType = message.pushType
+        priority = message.priority
+        expiration = expiresAt.map { .at($0) }
+        collapseID = message.collapseID
+    }
+
+    /// The request for one device. The payload was checked when the template was built, so only the
+    /// topic and the priority can still be refused.
+    public func request(apnsID: APNsID, deviceToken: DeviceToken, bundleID: String) throws(PushRequestError)
+        -> PushRequest
+    {
+        try PushRequest(
+            apnsID: apnsID, deviceToken: deviceToken, bundleID: bundleID, pushType: pushType, priority: priority,
+            expiration: expiration, collapseID: collapseID, payloadJSON: payloadJSON)
+    }
+}
+
+extension Payload {
+    /// The backend's feedback id from the custom key `feedbackId`, kept in delivery logs.
+    var feedbackID: String? {
+        if case .string(let id)? = custom["feedbackId"], !id.isEmpty, id.utf8.count <= 256 { return id }
+        return nil
+    }
+}

@@ -1,0 +1,46 @@
+public import APNsCore
+public import Foundation
+
+/// A notification ready to be stored: what to send (``NotificationMessage``) and to whom (``NotificationTargets``),
+/// as the outbox keeps them.
+public struct NotificationDraft: Sendable, Equatable {
+    public enum Kind: String, Sendable { case event, direct }
+
+    public var kind: Kind
+    public var type: String
+    public var project: ExternalID?
+    public var message: NotificationMessage
+    public var targets: NotificationTargets
+    public var respectPreferences: Bool
+    public var sendAt: Date?
+    public var expiresAt: Date?
+
+    /// The draft of an event: its payloads by variant and the people its rules name.
+    public init(event: Event) {
+        kind = .event
+        type = event.type.rawValue
+        project = event.project
+        var payloads: [PayloadVariant: Payload] = [:]
+        for variant in EventPayload.variants(for: event) {
+            payloads[variant] = EventPayload.payload(for: event, variant: variant)
+        }
+        message = NotificationMessage(
+            payloads: payloads, pushType: .alert, priority: .immediate, event: EventFacts(event))
+        targets = NotificationTargets(actor: event.actor, submitter: event.submitter, voters: event.voters)
+        respectPreferences = true
+    }
+
+    /// The draft of a direct send.
+    public init(direct: DirectNotification) {
+        kind = .direct
+        type = direct.type
+        project = direct.project
+        message = NotificationMessage(
+            payloads: [.default: direct.payload], pushType: direct.resolvedPushType,
+            priority: direct.resolvedPriority, collapseID: direct.collapseID)
+        targets = NotificationTargets(userIDs: direct.userIDs, deviceIDs: direct.deviceIDs, project: direct.project)
+        respectPreferences = direct.respectPreferences
+        sendAt = direct.sendAt
+        expiresAt = direct.expiration
+    }
+}

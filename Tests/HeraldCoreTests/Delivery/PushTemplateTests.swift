@@ -1,0 +1,83 @@
+import APNsCore
+import Foundation
+import HeraldCore
+import Testing
+
+@Suite struct PushTemplateTests {
+    let message = NotificationMessage(
+        payload: Payload(
+            aps: APS(
+                alert: Alert(title: "New Feedback", body: "Dark mode"), badge: 3, sound: .default, threadID: "p1",
+                category: "FEEDBACK", mutableContent: true),
+            custom: ["type": .string("new_feedback"), "feedbackId": .string("f-1")]),
+        priority: .powerConsidered, collapseID: CollapseID("feedback-f-1"))
+
+    func payload(_ template: PushTemplate) throws -> Payload {
+        try JSONDecoder().decode(Payload.self, from: template.payloadJSON)
+    }
+
+    @Test func appearanceShapesSoundAndBadge() throws {
+        let payload = try #require(message.payload(for: .default))
+        let quiet = try PushTemplate(
+            message: message, payload: payload, appearance: PushAppearance(soundEnabled: false, badgeEnabled: false),
+            expiresAt: nil)
+        #expect(try self.payload(quiet).aps.sound == nil)
+        #expect(try self.payload(quiet).aps.badge == nil)
+        let loud = try PushTemplate(message: message, payload: payload, appearance: PushAppearance(), expiresAt: nil)
+        #expect(try self.payload(loud).aps.sound == .default)
+        #expect(try self.payload(loud).aps.badge == 3)
+        #expect(try self.payload(loud).custom["feedbackId"] == .string("f-1"))
+    }
+
+    @Test func templateCarriesHeadersAndFitsTheBody() throws {
+        var long = try #require(message.payload(for: .default))
+        long.aps.alert?.body = String(repeating: "é", count: 5_000)
+        let expiry = Date(timeIntervalSince1970: 2_000_000_000)
+        let template = try PushTemplate(
+            message: message, payload: long, appearance: PushAppearance(), expiresAt: expiry)
+        #expect(template.payloadJSON.count <= 4096)
+        #expect(template.priority == .powerConsidered)
+        #expect(template.collapseID?.value == "feedback-f-1")
+        #expect(template.expiration == .at(expiry))
+        let shorter = try PushTemplate(
+            message: message, payload: long, appearance: PushAppearance(), expiresAt: nil, payloadLimit: 2000)
+        #expect(shorter.payloadJSON.count <= 2000)
+        #expect(try payload(shorter).aps.alert?.body?.hasSuffix(Payload.truncationMark) == true)
+    }
+}
+
+@Suite struct NotificationMessageTests {
+    @Test func storesTheShapeExistingRowsHave() throws {
+        let message = NotificationMessage(
+            payloads: [.default: Payload(aps: APS(alert: Alert(body: "Hi"), mutableContent: true))],
+            pushType: .alert, priority: .immediate, collapseID: CollapseID("c-1"))
+        let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(message))
+        #expect(
+            json
+                == .object([
+                    "payloads": .object([
+                        "default": .object([
+                            "aps": .object(["alert": .object(["body": .string("Hi")]), "mutable-content": .int(1)])
+                        ])
+                    ]),
+                    "pushType": .string("alert"), "priority": .int(10), "collapseId": .string("c-1"),
+                ]))
+        #expect(try JSONDecoder().decode(NotificationMessage.self, from: JSONEncoder().encode(message)) == message)
+    }
+
+    @Test func refusesWhatCannotBeSent() {
+        let stored = #"{"payloads": {"default": {"aps": {}}}, "pushType": "mdm", "priority": 10}"#
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(NotificationMessage.self, from: Data(stored.utf8))
+        }
+        let badPriority = #"{"payloads": {"default": {"aps": {}}}, "pushType": "alert", "priority": 7}"#
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(NotificationMessage.self, from: Data(badPriority.utf8))
+        }
+    }
+
+    @Test func aVariantWithoutItsOwnPayloadGetsTheDefault() {
+        let message = NotificationMessage(payload: Payload(aps: APS(alert: Alert(body: "Hi"))))
+        #expect(message.payload(for: .voter) == message.payload(for: .default))
+    }
+}

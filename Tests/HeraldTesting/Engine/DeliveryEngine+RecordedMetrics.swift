@@ -1,0 +1,37 @@
+public import HeraldCore
+import MetricsTestKit
+
+/// What an engine made by ``EngineHarness`` recorded, read back from the test factory the harness gave it.
+public struct RecordedMetrics {
+    let factory: TestMetrics
+
+    /// `herald_deliveries_sent_total`.
+    public var sent: Int {
+        Int((try? factory.expectCounter(DeliveryMetrics.Name.sent))?.totalValue ?? 0)
+    }
+
+    /// `herald_deactivations_withheld_total`.
+    public var withheldDeactivations: Int {
+        Int((try? factory.expectCounter(DeliveryMetrics.Name.withheld))?.totalValue ?? 0)
+    }
+
+    /// `herald_deliveries_in_flight`.
+    public var inFlight: Int {
+        Int((try? factory.expectMeter(DeliveryMetrics.Name.inFlight))?.lastValue ?? 0)
+    }
+
+    /// `herald_paused_keys`.
+    public var pausedKeys: Int {
+        Int((try? factory.expectGauge(DeliveryMetrics.Name.pausedKeys))?.lastValue ?? 0)
+    }
+}
+
+extension DeliveryEngine {
+    /// The metrics this engine recorded; only for engines made by ``EngineHarness/makeEngine(_:client:webhook:)``.
+    public var recorded: RecordedMetrics {
+        guard let factory = metrics.factory as? TestMetrics else {
+            preconditionFailure("the engine was not made by EngineHarness, so its metrics cannot be read back")
+        }
+        return RecordedMetrics(factory: factory)
+    }
+}
