@@ -3,6 +3,7 @@ import HTTPTypes
 import HeraldCore
 import HeraldServer
 import HeraldTesting
+import Hummingbird
 import Postgres
 import Testing
 
@@ -35,8 +36,8 @@ import Testing
         let harness = try await APIHarness.make()
         defer { harness.client.shutdown() }
         let document = try #require(OpenAPIDocument.load())
-        let (_, table) = HeraldApplication.router(settings: harness.settings, services: harness.services)
-        let served = Set(table.routes.map { "\($0.method.rawValue) \($0.path)" })
+        let router = HeraldApplication.router(settings: harness.settings, services: harness.services)
+        let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
         let documented = Self.operations(in: document)
         #expect(served.count == 28)
         #expect(served.subtracting(documented).isEmpty, "undocumented: \(served.subtracting(documented).sorted())")

@@ -5,31 +5,28 @@ import ServiceLifecycle
 
 /// Builds Herald's HTTP application: one function for `herald serve`, the tests and the benchmarks.
 public enum HeraldApplication {
-    /// The router with every route and middleware, and the table of what it serves.
-    public static func router(settings: ServerSettings, services: HeraldServices) -> (
-        Router<HeraldRequestContext>, RouteTable
-    ) {
+    /// The router with every route and middleware; `routes` lists what it serves.
+    public static func router(settings: ServerSettings, services: HeraldServices) -> Router<HeraldRequestContext> {
         let router = Router(context: HeraldRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
-        let table = RouteTable(router: router)
-        HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: table)
-        DirectoryRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)
+        DirectoryRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         DeviceRoutes(
             services: services, maxBodySize: settings.maxBodySize, defaultEnvironment: settings.defaultEnvironment
-        ).register(on: table)
-        PreferenceRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
-        NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
-        DeviceTestRoutes(services: services).register(on: table)
-        ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: table)
+        ).register(on: router)
+        PreferenceRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
+        NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
+        DeviceTestRoutes(services: services).register(on: router)
+        ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         let logs = services.logs
-        LogRoutes(logs: logs).register(on: table)
-        NotificationDeliveryRoutes(logs: logs).register(on: table)
-        StatsRoutes(logs: logs).register(on: table)
-        MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere).register(on: table)
-        DashboardRoutes().register(on: table)
-        return (router, table)
+        LogRoutes(logs: logs).register(on: router)
+        NotificationDeliveryRoutes(logs: logs).register(on: router)
+        StatsRoutes(logs: logs).register(on: router)
+        MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere).register(on: router)
+        DashboardRoutes().register(on: router)
+        return router
     }
 
     /// The application, with the expansion loop as a service stopped with it.
@@ -38,7 +35,7 @@ public enum HeraldApplication {
         settings: ServerSettings, services: HeraldServices, logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let (router, _) = router(settings: settings, services: services)
+        let router = router(settings: settings, services: services)
         var extra: [any Service] = []
         if let expansion = services.expansion { extra.append(ExpansionService(loop: expansion)) }
         return Application(

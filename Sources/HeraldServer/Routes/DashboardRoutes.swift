@@ -26,7 +26,7 @@ struct DashboardRoutes {
             bytes: PackageResources.dashboard_js),
     ]
 
-    func register(on table: RouteTable) {
+    func register(on router: Router<HeraldRequestContext>) {
         for asset in Self.assets {
             let body = ByteBuffer(bytes: asset.bytes)
             let headers: HTTPFields = [
@@ -38,7 +38,7 @@ struct DashboardRoutes {
                 .xContentTypeOptions: "nosniff",
                 HTTPField.Name("Referrer-Policy")!: "no-referrer",
             ]
-            table.on(.get, asset.path) { _, _ in
+            router.on(RouterPath(asset.path), method: .get) { _, _ in
                 Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
             }
         }

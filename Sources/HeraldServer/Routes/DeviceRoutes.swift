@@ -8,22 +8,22 @@ struct DeviceRoutes {
     let maxBodySize: Int
     let defaultEnvironment: PushEnvironment
 
-    func register(on table: RouteTable) {
-        table.on(.post, "/api/v1/devices/register") { request, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/devices/register", method: .post) { request, context in
             let user = try context.requireUser()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let registration = try parseRegistration(body)
             let (device, created) = try await services.registrations.register(registration, for: user)
             return try JSONResponse.make(DeviceResponse(device), status: created ? .created : .ok)
         }
-        table.on(.delete, "/api/v1/devices/{deviceId}") { _, context in
+        router.on("/api/v1/devices/{deviceId}", method: .delete) { _, context in
             let user = try context.requireUser()
             guard try await services.devices.remove(try context.uuid("deviceId"), of: user) else {
                 throw APIError.notFound("you have no device with this id", field: "deviceId")
             }
             return Response(status: .noContent)
         }
-        table.on(.get, "/api/v1/devices") { _, context in
+        router.on("/api/v1/devices", method: .get) { _, context in
             let user = try context.requireUser()
             let devices = try await services.devices.devices(of: user)
             return try JSONResponse.make(DeviceListResponse(devices: devices.map(DeviceResponse.init)))

@@ -10,8 +10,8 @@ struct DeviceTestRoutes {
 
     let services: HeraldServices
 
-    func register(on table: RouteTable) {
-        table.on(.post, "/api/v1/devices/{deviceId}/test") { _, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/devices/{deviceId}/test", method: .post) { _, context in
             let user = try context.requireUser()
             let deviceID = try context.uuid("deviceId")
             guard let device = try await services.devices.devices(of: user).first(where: { $0.id == deviceID }) else {

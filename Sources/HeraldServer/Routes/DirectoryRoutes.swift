@@ -6,8 +6,8 @@ struct DirectoryRoutes {
     let services: HeraldServices
     let maxBodySize: Int
 
-    func register(on table: RouteTable) {
-        table.on(.put, "/api/v1/users/{userId}") { request, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/users/{userId}", method: .put) { request, context in
             _ = try context.requireAPIKey(.admin)
             let id = try context.externalID("userId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
@@ -18,14 +18,14 @@ struct DirectoryRoutes {
             let (user, created) = try await services.directory.putUser(id, profile: profile)
             return try JSONResponse.make(UserResponse(user), status: created ? .created : .ok)
         }
-        table.on(.delete, "/api/v1/users/{userId}") { _, context in
+        router.on("/api/v1/users/{userId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
             guard try await services.directory.deleteUser(try context.externalID("userId")) else {
                 throw APIError.notFound("no user has this id", field: "userId")
             }
             return Response(status: .noContent)
         }
-        table.on(.put, "/api/v1/projects/{projectId}") { request, context in
+        router.on("/api/v1/projects/{projectId}", method: .put) { request, context in
             _ = try context.requireAPIKey(.admin)
             let id = try context.externalID("projectId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
@@ -35,14 +35,14 @@ struct DirectoryRoutes {
             let (project, created) = try await services.directory.putProject(id, name: name, owner: owner)
             return try JSONResponse.make(ProjectResponse(project), status: created ? .created : .ok)
         }
-        table.on(.delete, "/api/v1/projects/{projectId}") { _, context in
+        router.on("/api/v1/projects/{projectId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
             guard try await services.directory.deleteProject(try context.externalID("projectId")) else {
                 throw APIError.notFound("no project has this id", field: "projectId")
             }
             return Response(status: .noContent)
         }
-        table.on(.put, "/api/v1/projects/{projectId}/members/{userId}") { request, context in
+        router.on("/api/v1/projects/{projectId}/members/{userId}", method: .put) { request, context in
             _ = try context.requireAPIKey(.admin)
             let project = try context.externalID("projectId")
             let user = try context.externalID("userId")
@@ -52,7 +52,7 @@ struct DirectoryRoutes {
             return try JSONResponse.make(
                 MemberResponse(projectId: project.rawValue, userId: user.rawValue), status: created ? .created : .ok)
         }
-        table.on(.delete, "/api/v1/projects/{projectId}/members/{userId}") { _, context in
+        router.on("/api/v1/projects/{projectId}/members/{userId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
             let removed = try await services.directory.deleteMember(
                 project: try context.externalID("projectId"), user: try context.externalID("userId"))

@@ -10,9 +10,9 @@ struct HealthRoutes {
 
     private struct Status: Encodable { var status: String }
 
-    func register(on table: RouteTable) {
-        table.on(.get, "/healthz") { _, _ in try JSONResponse.make(Status(status: "ok")) }
-        table.on(.get, "/readyz") { _, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/healthz", method: .get) { _, _ in try JSONResponse.make(Status(status: "ok")) }
+        router.on("/readyz", method: .get) { _, context in
             do {
                 try await services.checkDatabase()
             } catch {
@@ -21,7 +21,7 @@ struct HealthRoutes {
             }
             return try JSONResponse.make(Status(status: "ready"))
         }
-        table.on(.get, "/openapi.yaml") { _, _ in
+        router.on("/openapi.yaml", method: .get) { _, _ in
             guard let openAPIDocument else { throw APIError.notFound("no OpenAPI document was found at startup") }
             return Response(
                 status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],

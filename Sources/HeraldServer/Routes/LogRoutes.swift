@@ -5,8 +5,8 @@ import Hummingbird
 struct LogRoutes {
     let logs: DeliveryLogStore
 
-    func register(on table: RouteTable) {
-        table.on(.get, "/api/v1/logs") { request, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/logs", method: .get) { request, context in
             _ = try context.requireAPIKey(.read)
             let query = try LogQuery.parse(request.uri.queryParameters)
             // One row more than asked tells whether another page follows.

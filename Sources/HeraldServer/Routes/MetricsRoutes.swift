@@ -9,12 +9,12 @@ struct MetricsRoutes {
     let registry: PrometheusCollectorRegistry
     let deliversHere: Bool
 
-    func register(on table: RouteTable) {
+    func register(on router: Router<HeraldRequestContext>) {
         registry.makeGauge(
             name: "herald_delivery_engine_running", help: "Whether this process runs the delivery engine."
         )
         .set(to: deliversHere ? 1 : 0)
-        table.on(.get, "/metrics") { _, _ in
+        router.on("/metrics", method: .get) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: Self.contentType],
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))

@@ -5,8 +5,8 @@ import Hummingbird
 struct NotificationDeliveryRoutes {
     let logs: DeliveryLogStore
 
-    func register(on table: RouteTable) {
-        table.on(.get, "/api/v1/notifications/{notificationId}/deliveries") { _, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/notifications/{notificationId}/deliveries", method: .get) { _, context in
             _ = try context.requireAPIKey(.read)
             guard let report = try await logs.deliveries(of: try context.uuid("notificationId")) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")

@@ -11,20 +11,20 @@ struct NotificationRoutes {
     let services: HeraldServices
     let maxBodySize: Int
 
-    func register(on table: RouteTable) {
-        table.on(.post, "/api/v1/events") { request, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/events", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             let event = try EventRequest.parse(try JSONBody.object(bytes))
             return try await accept(NotificationDraft(event: event), request: request, body: bytes, key: key)
         }
-        table.on(.post, "/api/v1/notifications") { request, context in
+        router.on("/api/v1/notifications", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             let direct = try DirectNotificationRequest.parse(try JSONBody.object(bytes))
             return try await accept(NotificationDraft(direct: direct), request: request, body: bytes, key: key)
         }
-        table.on(.get, "/api/v1/notifications/{notificationId}") { _, context in
+        router.on("/api/v1/notifications/{notificationId}", method: .get) { _, context in
             _ = try context.requireAPIKey(.read)
             guard let status = try await services.notifications.status(try context.uuid("notificationId")) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")

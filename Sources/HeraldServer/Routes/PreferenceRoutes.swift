@@ -6,8 +6,8 @@ struct PreferenceRoutes {
     let services: HeraldServices
     let maxBodySize: Int
 
-    func register(on table: RouteTable) {
-        table.on(.patch, "/api/v1/auth/notifications") { request, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/auth/notifications", method: .patch) { request, context in
             let user = try context.requireUser()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let changes = try Self.personalChanges(body)
@@ -16,13 +16,13 @@ struct PreferenceRoutes {
             }
             return try JSONResponse.make(UserResponse(updated))
         }
-        table.on(.get, "/api/v1/projects/{projectId}/notification-preferences") { _, context in
+        router.on("/api/v1/projects/{projectId}/notification-preferences", method: .get) { _, context in
             let user = try context.requireUser()
             let preferences = try await services.preferences.projectPreferences(
                 user, project: try context.externalID("projectId"))
             return try JSONResponse.make(ProjectPreferencesResponse(preferences: preferences))
         }
-        table.on(.patch, "/api/v1/projects/{projectId}/notification-preferences") { request, context in
+        router.on("/api/v1/projects/{projectId}/notification-preferences", method: .patch) { request, context in
             let user = try context.requireUser()
             let project = try context.externalID("projectId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))

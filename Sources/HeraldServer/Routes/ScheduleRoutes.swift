@@ -7,8 +7,8 @@ struct ScheduleRoutes {
     let services: HeraldServices
     let maxBodySize: Int
 
-    func register(on table: RouteTable) {
-        table.on(.delete, "/api/v1/notifications/{notificationId}") { _, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/notifications/{notificationId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.send)
             let id = try context.uuid("notificationId")
             guard let cancellation = try await services.notifications.cancel(id) else {
@@ -16,7 +16,7 @@ struct ScheduleRoutes {
             }
             return try JSONResponse.make(CancellationResponse(id: id.uuidString.lowercased(), cancellation))
         }
-        table.on(.patch, "/api/v1/notifications/{notificationId}") { request, context in
+        router.on("/api/v1/notifications/{notificationId}", method: .patch) { request, context in
             _ = try context.requireAPIKey(.send)
             let id = try context.uuid("notificationId")
             let change = try ScheduleChangeRequest.parse(

@@ -5,8 +5,8 @@ import Hummingbird
 struct StatsRoutes {
     let logs: DeliveryLogStore
 
-    func register(on table: RouteTable) {
-        table.on(.get, "/api/v1/stats") { request, context in
+    func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/stats", method: .get) { request, context in
             _ = try context.requireAPIKey(.read)
             let parameters = request.uri.queryParameters
             for (name, _) in parameters where name != "window" && name != "buckets" {
