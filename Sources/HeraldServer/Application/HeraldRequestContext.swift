@@ -1,3 +1,4 @@
+public import Foundation
 import HeraldCore
 public import Hummingbird
 import Logging
@@ -10,5 +11,13 @@ public struct HeraldRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+    }
+
+    /// Response bodies are JSON with ISO 8601 dates and unescaped slashes (URLs stay readable).
+    public var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
     }
 }

@@ -53,7 +53,9 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable, CustomStr
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSONResponse.make(Body(error: code.rawValue, message: message, field: field), status: status)
+        var response = try context.responseEncoder.encode(
+            Body(error: code.rawValue, message: message, field: field), from: request, context: context)
+        response.status = status
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         return response
     }

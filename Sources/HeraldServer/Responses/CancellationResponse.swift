@@ -1,7 +1,8 @@
 import HeraldCore
+import Hummingbird
 
 /// `DELETE /notifications/{id}`: what was stopped.
-struct CancellationResponse: Encodable {
+struct CancellationResponse: ResponseEncodable {
     var id: String
     var state = "canceled"
     var previousState: String

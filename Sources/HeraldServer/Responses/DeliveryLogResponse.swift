@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import Hummingbird
 
 /// One delivery-log row in the API's field names, ids in lowercase like every other answer. It has no device token
 /// field by construction.
@@ -42,7 +43,7 @@ struct DeliveryLogItem: Encodable {
 }
 
 /// A page of the log listing; `nextCursor` is null on the last page.
-struct DeliveryLogPage: Encodable {
+struct DeliveryLogPage: ResponseEncodable {
     var items: [DeliveryLogItem]
     var nextCursor: String?
 

@@ -1,8 +1,9 @@
 import Foundation
 import HeraldCore
+import Hummingbird
 
 /// A device as the API shows it: never its token.
-struct DeviceResponse: Encodable {
+struct DeviceResponse: ResponseEncodable {
     var id: String
     var platform: String
     var environment: String
@@ -30,6 +31,6 @@ struct DeviceResponse: Encodable {
     }
 }
 
-struct DeviceListResponse: Encodable {
+struct DeviceListResponse: ResponseEncodable {
     var devices: [DeviceResponse]
 }

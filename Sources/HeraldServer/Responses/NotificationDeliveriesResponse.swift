@@ -1,8 +1,9 @@
 import Foundation
 import HeraldCore
+import Hummingbird
 
 /// `GET /notifications/{id}/deliveries`: each device's delivery and each skipped recipient with its reason.
-struct NotificationDeliveriesResponse: Encodable {
+struct NotificationDeliveriesResponse: ResponseEncodable {
     struct Delivery: Encodable {
         var id: String
         var userId: String

@@ -1,15 +1,16 @@
 import Foundation
 import HeraldCore
+import Hummingbird
 
 /// The answer to an accepted event or notification.
-struct AcceptedResponse: Encodable {
+struct AcceptedResponse: ResponseEncodable {
     var id: String
 
     init(id: UUID) { self.id = id.uuidString.lowercased() }
 }
 
 /// `GET /notifications/{id}`: state and counts.
-struct NotificationStatusResponse: Encodable {
+struct NotificationStatusResponse: ResponseEncodable {
     struct Counts: Encodable {
         var total: Int
         var byState: [String: Int]

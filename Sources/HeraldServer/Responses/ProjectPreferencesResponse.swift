@@ -1,7 +1,8 @@
 import HeraldCore
+import Hummingbird
 
 /// Seed §6.2's project preferences: the overrides (`null` = use personal) and what they resolve to.
-struct ProjectPreferencesResponse: Encodable {
+struct ProjectPreferencesResponse: ResponseEncodable {
     let preferences: ProjectPreferences
 
     private enum Keys: String, CodingKey {

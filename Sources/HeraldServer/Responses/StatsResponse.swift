@@ -1,9 +1,10 @@
 import Foundation
 import HeraldCore
+import Hummingbird
 
 /// `GET /stats`: per notification type, the deliveries that finished in the window and their rates; the
 /// commonest failure reasons; and, when buckets were asked for, the same counts over time.
-struct StatsResponse: Encodable {
+struct StatsResponse: ResponseEncodable {
     struct Counts: Encodable {
         var finished: Int
         var byState: [String: Int]

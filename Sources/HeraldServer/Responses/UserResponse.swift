@@ -1,8 +1,9 @@
 import Foundation
 import HeraldCore
+import Hummingbird
 
 /// A user as the API shows it: the backend's id, profile and every personal setting.
-struct UserResponse: Encodable {
+struct UserResponse: ResponseEncodable {
     var id: String
     var email: String
     var name: String
@@ -43,7 +44,7 @@ struct UserResponse: Encodable {
 }
 
 /// A project as the API shows it.
-struct ProjectResponse: Encodable {
+struct ProjectResponse: ResponseEncodable {
     var id: String
     var name: String
     var ownerId: String
@@ -60,7 +61,7 @@ struct ProjectResponse: Encodable {
 }
 
 /// A membership.
-struct MemberResponse: Encodable {
+struct MemberResponse: ResponseEncodable {
     var projectId: String
     var userId: String
 }

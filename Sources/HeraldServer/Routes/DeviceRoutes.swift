@@ -14,7 +14,7 @@ struct DeviceRoutes {
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let registration = try parseRegistration(body)
             let (device, created) = try await services.registrations.register(registration, for: user)
-            return try JSONResponse.make(DeviceResponse(device), status: created ? .created : .ok)
+            return EditedResponse(status: created ? .created : .ok, response: DeviceResponse(device))
         }
         router.on("/api/v1/devices/{deviceId}", method: .delete) { _, context in
             let user = try context.requireUser()
@@ -26,7 +26,7 @@ struct DeviceRoutes {
         router.on("/api/v1/devices", method: .get) { _, context in
             let user = try context.requireUser()
             let devices = try await services.devices.devices(of: user)
-            return try JSONResponse.make(DeviceListResponse(devices: devices.map(DeviceResponse.init)))
+            return DeviceListResponse(devices: devices.map(DeviceResponse.init))
         }
     }
 

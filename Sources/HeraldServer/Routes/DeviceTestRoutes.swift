@@ -23,7 +23,7 @@ struct DeviceTestRoutes {
             let accepted = try await services.notifications.accept(
                 NotificationDraft(direct: Self.testPush(to: deviceID)), apiKeyID: context.apiKeyID)
             await services.expansion?.wake()
-            return try JSONResponse.make(AcceptedResponse(id: accepted.id), status: .accepted)
+            return EditedResponse(status: .accepted, response: AcceptedResponse(id: accepted.id))
         }
     }
 

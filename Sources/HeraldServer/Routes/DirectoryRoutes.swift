@@ -16,7 +16,7 @@ struct DirectoryRoutes {
             let name = try body.requiredString("name")
             let profile = try JSONObject.domain { () throws(DomainError) in try UserProfile(email: email, name: name) }
             let (user, created) = try await services.directory.putUser(id, profile: profile)
-            return try JSONResponse.make(UserResponse(user), status: created ? .created : .ok)
+            return EditedResponse(status: created ? .created : .ok, response: UserResponse(user))
         }
         router.on("/api/v1/users/{userId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
@@ -33,7 +33,7 @@ struct DirectoryRoutes {
             let name = try body.requiredString("name")
             let owner = try body.requiredExternalID("ownerId")
             let (project, created) = try await services.directory.putProject(id, name: name, owner: owner)
-            return try JSONResponse.make(ProjectResponse(project), status: created ? .created : .ok)
+            return EditedResponse(status: created ? .created : .ok, response: ProjectResponse(project))
         }
         router.on("/api/v1/projects/{projectId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
@@ -49,8 +49,9 @@ struct DirectoryRoutes {
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             if bytes.readableBytes > 0 { try JSONBody.object(bytes).allowOnly([]) }
             let created = try await services.directory.putMember(project: project, user: user)
-            return try JSONResponse.make(
-                MemberResponse(projectId: project.rawValue, userId: user.rawValue), status: created ? .created : .ok)
+            return EditedResponse(
+                status: created ? .created : .ok,
+                response: MemberResponse(projectId: project.rawValue, userId: user.rawValue))
         }
         router.on("/api/v1/projects/{projectId}/members/{userId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)

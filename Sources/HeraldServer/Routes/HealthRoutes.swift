@@ -8,10 +8,10 @@ struct HealthRoutes {
     let services: HeraldServices
     let openAPIDocument: String?
 
-    private struct Status: Encodable { var status: String }
+    private struct Status: ResponseEncodable { var status: String }
 
     func register(on router: Router<HeraldRequestContext>) {
-        router.on("/healthz", method: .get) { _, _ in try JSONResponse.make(Status(status: "ok")) }
+        router.on("/healthz", method: .get) { _, _ in Status(status: "ok") }
         router.on("/readyz", method: .get) { _, context in
             do {
                 try await services.checkDatabase()
@@ -19,7 +19,7 @@ struct HealthRoutes {
                 context.logger.warning("readiness check failed", metadata: ["error": "\(error)"])
                 throw APIError(.serviceUnavailable, .unavailable, "the database is unreachable")
             }
-            return try JSONResponse.make(Status(status: "ready"))
+            return Status(status: "ready")
         }
         router.on("/openapi.yaml", method: .get) { _, _ in
             guard let openAPIDocument else { throw APIError.notFound("no OpenAPI document was found at startup") }

@@ -16,8 +16,7 @@ struct LogRoutes {
                 entries.removeLast(entries.count - query.limit)
                 nextCursor = entries.last.map { LogCursorText.make($0.cursor) }
             }
-            return try JSONResponse.make(
-                DeliveryLogPage(items: entries.map(DeliveryLogItem.init), nextCursor: nextCursor))
+            return DeliveryLogPage(items: entries.map(DeliveryLogItem.init), nextCursor: nextCursor)
         }
     }
 }

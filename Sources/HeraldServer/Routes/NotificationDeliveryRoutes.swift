@@ -11,7 +11,7 @@ struct NotificationDeliveryRoutes {
             guard let report = try await logs.deliveries(of: try context.uuid("notificationId")) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
             }
-            return try JSONResponse.make(NotificationDeliveriesResponse(report))
+            return NotificationDeliveriesResponse(report)
         }
     }
 }

@@ -29,12 +29,12 @@ struct NotificationRoutes {
             guard let status = try await services.notifications.status(try context.uuid("notificationId")) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
             }
-            return try JSONResponse.make(NotificationStatusResponse(status))
+            return NotificationStatusResponse(status)
         }
     }
 
     private func accept(_ draft: NotificationDraft, request: Request, body: ByteBuffer, key: APIKey) async throws
-        -> Response
+        -> EditedResponse<AcceptedResponse>
     {
         var idempotency: IdempotencyKey?
         if let header = request.headers[Self.idempotencyHeader] {
@@ -46,8 +46,8 @@ struct NotificationRoutes {
         }
         let accepted = try await services.notifications.accept(draft, apiKeyID: key.id, idempotency: idempotency)
         if !accepted.replayed { await services.expansion?.wake() }
-        var response = try JSONResponse.make(AcceptedResponse(id: accepted.id), status: .accepted)
-        if accepted.replayed { response.headers[Self.replayedHeader] = "true" }
-        return response
+        return EditedResponse(
+            status: .accepted, headers: accepted.replayed ? [Self.replayedHeader: "true"] : [:],
+            response: AcceptedResponse(id: accepted.id))
     }
 }

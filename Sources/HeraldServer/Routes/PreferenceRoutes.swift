@@ -14,13 +14,13 @@ struct PreferenceRoutes {
             guard let updated = try await services.preferences.updatePersonal(user, changes) else {
                 throw APIError.notFound("no user has this id", field: "userId")
             }
-            return try JSONResponse.make(UserResponse(updated))
+            return UserResponse(updated)
         }
         router.on("/api/v1/projects/{projectId}/notification-preferences", method: .get) { _, context in
             let user = try context.requireUser()
             let preferences = try await services.preferences.projectPreferences(
                 user, project: try context.externalID("projectId"))
-            return try JSONResponse.make(ProjectPreferencesResponse(preferences: preferences))
+            return ProjectPreferencesResponse(preferences: preferences)
         }
         router.on("/api/v1/projects/{projectId}/notification-preferences", method: .patch) { request, context in
             let user = try context.requireUser()
@@ -28,7 +28,7 @@ struct PreferenceRoutes {
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let changes = try Self.projectChanges(body)
             let preferences = try await services.preferences.updateProjectPreferences(user, project: project, changes)
-            return try JSONResponse.make(ProjectPreferencesResponse(preferences: preferences))
+            return ProjectPreferencesResponse(preferences: preferences)
         }
     }
 

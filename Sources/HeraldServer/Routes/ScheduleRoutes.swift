@@ -14,7 +14,7 @@ struct ScheduleRoutes {
             guard let cancellation = try await services.notifications.cancel(id) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
             }
-            return try JSONResponse.make(CancellationResponse(id: id.uuidString.lowercased(), cancellation))
+            return CancellationResponse(id: id.uuidString.lowercased(), cancellation)
         }
         router.on("/api/v1/notifications/{notificationId}", method: .patch) { request, context in
             _ = try context.requireAPIKey(.send)
@@ -33,7 +33,7 @@ struct ScheduleRoutes {
             guard let status = try await services.notifications.status(id) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
             }
-            return try JSONResponse.make(NotificationStatusResponse(status))
+            return NotificationStatusResponse(status)
         }
     }
 }

@@ -16,7 +16,7 @@ struct StatsRoutes {
             let window = try StatsWindow.parse(text)
             let buckets = try StatsWindow.parseBuckets(parameters.get("buckets"))
             let stats = try await logs.stats(window: window, buckets: buckets)
-            return try JSONResponse.make(StatsResponse(stats, window: text ?? "1h"))
+            return StatsResponse(stats, window: text ?? "1h")
         }
     }
 }
