@@ -59,6 +59,12 @@ extension Networked {
         @Test func serverStreamLimitIsObeyed() async throws {
             let harness = try await MockHarness.start(streamLimit: 10)
             defer { Task { try await harness.stop() } }
+            // The mock sees a stream as open from its HEADERS to its answer. Answering at once, it can close the
+            // first stream (sent alone, before the client read SETTINGS) before the next nine arrive, and from then
+            // on it sees the client's refills in the batches it answered: 9, not the 10 the client has in flight.
+            // Answers that take 50 ms (Apple's take longer) keep every stream open at the mock as long as at the
+            // client, so the peak it observes is the client's.
+            harness.mock.setResponseDelay(.milliseconds(50))
             let results = try await harness.withPool(harness.configuration(connections: 1)) { pool in
                 try await Self.burst(500, through: pool)
             }
