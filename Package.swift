@@ -129,7 +129,10 @@ let foundationTargets: [Target] = [
     ),
     .testTarget(
         name: "HeraldCommandTests",
-        dependencies: ["APNs", "APNsCore", "APNsMock", "herald"],
+        dependencies: [
+            "APNs", "APNsCore", "APNsMock", "HeraldCore", "herald",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ],
         swiftSettings: strictSettings
     ),
 ]

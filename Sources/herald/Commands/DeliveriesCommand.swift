@@ -20,7 +20,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let client = PostgresClient(
-                configuration: try database.configuration(), options: .init(maximumConnections: 1),
+                configuration: try HeraldConfiguration.resolve(database: database).database.configuration(),
+                options: .init(maximumConnections: 1),
                 logger: Logger(label: "herald.deliveries"))
             defer { client.shutdown() }
             try await client.query(

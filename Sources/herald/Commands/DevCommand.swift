@@ -40,13 +40,16 @@ struct DevCommand: AsyncParsableCommand {
             throw CommandFailure("port \(port) is in use on 127.0.0.1: pass another --port, or 0 for any free one")
         }
         let shutdown = ShutdownSignal()
-        let logger = try Logger.herald(label: "herald.dev", environment: ProcessInfo.processInfo.environment)
+        let configuration = try HeraldConfiguration.resolve()
+        let logger = configuration.logger(label: "herald.dev")
+        let migrationSettings = DatabaseSettings(
+            migrationsDirectory: migrations ?? configuration.database.migrationsDirectory)
         let folder = try DevDataFolder(path: dataDir)
         let postgresDirectory = try await folder.postgresDirectory()
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
         let postgres = try await EmbeddedPostgres.start(options: .init(directory: postgresDirectory, durable: true))
         do {
-            try await run(on: postgres, folder: folder, until: shutdown, logger: logger)
+            try await run(on: postgres, migrations: migrationSettings, folder: folder, until: shutdown, logger: logger)
         } catch {
             await postgres.stop()
             throw error
@@ -58,14 +61,15 @@ struct DevCommand: AsyncParsableCommand {
 
     /// Migrates, starts apns-mock and serves until a signal; stops the mock last.
     private func run(
-        on postgres: EmbeddedPostgres, folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
+        on postgres: EmbeddedPostgres, migrations migrationSettings: DatabaseSettings, folder: DevDataFolder,
+        until shutdown: ShutdownSignal, logger: Logger
     ) async throws {
         let databaseURL = postgres.url()
         let database = try PostgresConfiguration(databaseURL)
         let client = PostgresClient(configuration: database, options: .init(maximumConnections: 16), logger: logger)
         defer { client.shutdown() }
         try await Migrator(
-            client: client, migrations: try DatabaseOptions.loadMigrations(from: migrations), logger: logger
+            client: client, migrations: try migrationSettings.migrations(), logger: logger
         )
         .up { event in Console.line("applied \(String(format: "%04d", event.version))_\(event.name)") }
         let apns = try await DevAPNs.start(in: folder)

@@ -74,7 +74,8 @@ struct KeysCommand: AsyncParsableCommand {
 
 private func withKeyStore(_ options: DatabaseOptions, _ body: (APIKeyStore) async throws -> Void) async throws {
     let client = PostgresClient(
-        configuration: try options.configuration(), options: .init(maximumConnections: 1),
+        configuration: try HeraldConfiguration.resolve(database: options).database.configuration(),
+        options: .init(maximumConnections: 1),
         logger: Logger(label: "herald.keys"))
     defer { client.shutdown() }
     do {

@@ -42,7 +42,8 @@ struct LogsCommand: AsyncParsableCommand {
             status: status.flatMap(DeliveryLogStatus.init(rawValue:)), reason: reason,
             since: since.flatMap(Self.parseDate), until: until.flatMap(Self.parseDate))
         let client = PostgresClient(
-            configuration: try database.configuration(), options: .init(maximumConnections: 1),
+            configuration: try HeraldConfiguration.resolve(database: database).database.configuration(),
+            options: .init(maximumConnections: 1),
             logger: Logger(label: "herald.logs"))
         defer { client.shutdown() }
         let store = DeliveryLogStore(client: client)

@@ -69,11 +69,13 @@ struct MigrateCommand: AsyncParsableCommand {
 }
 
 private func withMigrator(_ options: DatabaseOptions, _ body: (Migrator) async throws -> Void) async throws {
+    let configuration = try HeraldConfiguration.resolve(database: options)
     let logger = Logger(label: "herald.migrate")
     let client = PostgresClient(
-        configuration: try options.configuration(), options: .init(maximumConnections: 1), logger: logger)
+        configuration: try configuration.database.configuration(), options: .init(maximumConnections: 1),
+        logger: logger)
     defer { client.shutdown() }
-    try await body(try Migrator(client: client, migrations: try options.loadMigrations(), logger: logger))
+    try await body(try Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger))
 }
 
 private func describe(_ event: MigrationEvent) -> String {

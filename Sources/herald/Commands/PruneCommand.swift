@@ -22,7 +22,8 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let age = Self.parseAge(olderThan) ?? 0
         let client = PostgresClient(
-            configuration: try database.configuration(), options: .init(maximumConnections: 1),
+            configuration: try HeraldConfiguration.resolve(database: database).database.configuration(),
+            options: .init(maximumConnections: 1),
             logger: Logger(label: "herald.prune"))
         defer { client.shutdown() }
         let (logs, deliveries) = try await DeliveryLogStore(client: client).prune(

@@ -53,7 +53,7 @@ struct PushCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "herald.push")
         logger.logLevel = .warning
-        let settings = try APNsSettings.resolve(environment: ProcessInfo.processInfo.environment, flags: apns.flags)
+        let settings = try HeraldConfiguration.resolve(apns: apns).requireAPNs()
         guard let bundleID = topic ?? settings.bundleID else {
             throw ValidationError("give --topic or set APNS_BUNDLE_ID")
         }

@@ -23,20 +23,16 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup var delivery: DeliveryOptions
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let logger = try Logger.herald(label: "herald.worker", environment: environment)
-        let settings = try APNsSettings.resolve(environment: environment, flags: apns.flags)
-        let configuration = try delivery.configuration(
-            bundleID: settings.bundleID, keyID: settings.keyID, environment: environment)
-        guard configuration.bundleID != nil else {
-            throw CommandFailure("no topic: set APNS_BUNDLE_ID or pass --apns-bundle-id")
-        }
+        let configuration = try HeraldConfiguration.resolve(database: database, apns: apns, delivery: delivery)
+        let logger = configuration.logger(label: "herald.worker")
+        let apns = try configuration.requireAPNs()
+        let engine = try configuration.delivery.engineConfiguration(for: apns)
         let client = PostgresClient(
-            configuration: try database.configuration(environment: environment),
-            options: .init(maximumConnections: configuration.workers + 4), logger: logger)
+            configuration: try configuration.database.configuration(),
+            options: .init(maximumConnections: engine.workers + 4), logger: logger)
         defer { client.shutdown() }
         let runtime = try DeliveryRuntime(
-            client: client, settings: settings, configuration: configuration, environment: environment,
+            client: client, settings: apns, configuration: engine, webhook: configuration.webhook,
             metrics: NOOPMetricsHandler.instance, logger: logger)
         let signal = ShutdownSignal()
         let (stopped, stop) = AsyncStream<Void>.makeStream()

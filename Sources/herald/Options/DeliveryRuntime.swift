@@ -15,12 +15,11 @@ struct DeliveryRuntime {
 
     init(
         client: PostgresClient, settings: APNsSettings, configuration: DeliveryEngineConfiguration,
-        environment: [String: String], metrics factory: any MetricsFactory, logger: Logger
+        webhook webhookConfiguration: DeliveryWebhook.Configuration?, metrics factory: any MetricsFactory,
+        logger: Logger
     ) throws {
         apns = try settings.makeClient(logger: logger)
-        let webhook = try WebhookSettings.resolve(environment: environment).map {
-            DeliveryWebhook(configuration: $0, logger: logger)
-        }
+        let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)
         engine = DeliveryEngine(

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// `herald serve`'s own flags; ``HTTPSettings`` adds the environment and defaults.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to listen on. Default: $HERALD_HOST, else 127.0.0.1.") var host: String?
+    @Option(help: "Port to listen on (0: any free port). Default: $HERALD_PORT, else 8080.") var port: Int?
+    @Option(help: "Largest request body in bytes. Default: $HERALD_MAX_BODY_BYTES, else 65536.") var maxBodyBytes: Int?
+    @Option(help: "Database sessions to keep. Default: $HERALD_DATABASE_POOL_SIZE, else 16.") var databasePoolSize: Int?
+    @Option(
+        help: ArgumentHelp(
+            "PEM public key (P-256) for ES256 user tokens. Default: $HERALD_USER_JWT_PUBLIC_KEY.", valueName: "file"))
+    var userJWTPublicKey: String?
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+        if let maxBodyBytes, maxBodyBytes < 1024 { throw ValidationError("--max-body-bytes must be at least 1024") }
+        if let databasePoolSize, databasePoolSize < 1 { throw ValidationError("--database-pool-size must be positive") }
+    }
+}

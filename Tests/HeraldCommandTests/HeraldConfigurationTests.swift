@@ -1,0 +1,98 @@
+import APNsCore
+import ArgumentParser
+import Foundation
+import HeraldCore
+import Logging
+import Testing
+
+@testable import herald
+
+@Suite struct HeraldConfigurationTests {
+    let apnsEnvironment = [
+        "APNS_KEY_ID": "KEY1234567", "APNS_TEAM_ID": "TEAM123456", "APNS_KEY_PATH": "/keys/AuthKey.p8",
+        "APNS_BUNDLE_ID": "com.example.app",
+    ]
+
+    func serve(_ arguments: [String], environment: [String: String]) throws -> HeraldConfiguration {
+        let command = try ServeCommand.parse(arguments)
+        return try HeraldConfiguration.resolve(
+            environment: environment, database: command.database, apns: command.apns, delivery: command.delivery,
+            server: command.server)
+    }
+
+    @Test func defaultsWithAnEmptyEnvironment() throws {
+        let configuration = try serve([], environment: [:])
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.database.url == nil)
+        #expect(configuration.database.poolSize == 16)
+        #expect(configuration.apns == nil)
+        #expect(configuration.webhook == nil)
+        #expect(configuration.defaultEnvironment == .sandbox)
+        let http = try #require(configuration.http)
+        #expect(http.host == "127.0.0.1" && http.port == 8080 && http.maxBodySize == 65536)
+        #expect(throws: CommandFailure.self) { try configuration.database.configuration() }
+        #expect(throws: CommandFailure.self) { try configuration.requireAPNs() }
+    }
+
+    @Test func flagsWinOverTheEnvironmentWhichWinsOverDefaults() throws {
+        let environment = apnsEnvironment.merging([
+            "DATABASE_URL": "postgres://env/db", "HERALD_PORT": "9000", "HERALD_HOST": "0.0.0.0",
+            "HERALD_DATABASE_POOL_SIZE": "8", "HERALD_DELIVERY_WORKERS": "3", "HERALD_LOG_LEVEL": "Debug",
+            "APNS_PRODUCTION": "true",
+        ]) { $1 }
+        let configuration = try serve(
+            [
+                "--database-url", "postgres://flag/db", "--port", "9100", "--delivery-workers", "6",
+                "--no-apns-production",
+            ],
+            environment: environment)
+        #expect(configuration.database.url == "postgres://flag/db")
+        #expect(configuration.database.poolSize == 8)
+        #expect(configuration.http?.port == 9100)
+        #expect(configuration.http?.host == "0.0.0.0")
+        #expect(configuration.logLevel == .debug)
+        #expect(configuration.defaultEnvironment == .sandbox)
+        let apns = try configuration.requireAPNs()
+        let engine = try configuration.delivery.engineConfiguration(for: apns)
+        #expect(engine.workers == 6)
+        #expect(engine.bundleID == "com.example.app")
+    }
+
+    @Test func malformedValuesAreRefusedNamingTheVariable() throws {
+        for (variable, value) in [
+            ("HERALD_PORT", "80a"), ("HERALD_DELIVERY_BATCH_SIZE", "0"), ("HERALD_LOG_LEVEL", "loud"),
+            ("HERALD_WEBHOOK_URL", "ftp://hooks.example.com"), ("APNS_PRODUCTION", "perhaps"),
+            ("HERALD_MAX_BODY_BYTES", "12"),
+        ] {
+            let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: value]) }
+            #expect(error?.description.contains(variable) == true, "\(variable): \(String(describing: error))")
+        }
+    }
+
+    /// Commands read only the parts they have flags for: `herald migrate` does not trip over APNs or webhook
+    /// settings it never uses.
+    @Test func aCommandReadsOnlyItsOwnParts() throws {
+        let environment = ["APNS_KEY_PATH": "/keys/AuthKey.p8", "HERALD_WEBHOOK_URL": "not a url", "HERALD_PORT": "x"]
+        let migrate = try MigrateCommand.Up.parse(["--database-url", "postgres://h/db"])
+        let configuration = try HeraldConfiguration.resolve(environment: environment, database: migrate.database)
+        #expect(configuration.database.url == "postgres://h/db")
+        #expect(configuration.apns == nil && configuration.webhook == nil && configuration.http == nil)
+    }
+
+    @Test func anAPNsKeyNeedsItsTeamAndKeyID() throws {
+        let command = try WorkerCommand.parse([])
+        let error = #expect(throws: CommandFailure.self) {
+            try HeraldConfiguration.resolve(
+                environment: ["APNS_KEY_PATH": "/keys/AuthKey.p8"], apns: command.apns, delivery: command.delivery)
+        }
+        #expect(error?.description == "APNS_KEY_ID is not set (or pass --apns-key-id)")
+    }
+
+    @Test func theEngineNeedsABundleID() throws {
+        var environment = apnsEnvironment
+        environment["APNS_BUNDLE_ID"] = nil
+        let configuration = try serve([], environment: environment)
+        let apns = try configuration.requireAPNs()
+        #expect(throws: CommandFailure.self) { try configuration.delivery.engineConfiguration(for: apns) }
+    }
+}
