@@ -72,11 +72,28 @@ import Testing
     /// Commands read only the parts they have flags for: `herald migrate` does not trip over APNs or webhook
     /// settings it never uses.
     @Test func aCommandReadsOnlyItsOwnParts() throws {
-        let environment = ["APNS_KEY_PATH": "/keys/AuthKey.p8", "HERALD_WEBHOOK_URL": "not a url", "HERALD_PORT": "x"]
+        let environment = [
+            "APNS_KEY_PATH": "/keys/AuthKey.p8", "HERALD_WEBHOOK_URL": "not a url", "HERALD_PORT": "x",
+            "HERALD_DELIVERY_WORKERS": "x", "HERALD_DATABASE_POOL_SIZE": "0",
+        ]
         let migrate = try MigrateCommand.Up.parse(["--database-url", "postgres://h/db"])
         let configuration = try HeraldConfiguration.resolve(environment: environment, database: migrate.database)
         #expect(configuration.database.url == "postgres://h/db")
         #expect(configuration.apns == nil && configuration.webhook == nil && configuration.http == nil)
+    }
+
+    /// An API-only replica reads its default environment but neither the APNs key nor the webhook.
+    @Test func serveWithoutDeliveringReadsNoKeyOrWebhook() throws {
+        let environment = [
+            "APNS_KEY_PATH": "/keys/AuthKey.p8", "HERALD_WEBHOOK_URL": "not a url", "APNS_PRODUCTION": "yes",
+            "HERALD_DELIVERY_WORKERS": "x",
+        ]
+        let command = try ServeCommand.parse(["--no-deliver"])
+        let configuration = try HeraldConfiguration.resolve(
+            environment: environment, database: command.database, apns: command.apns, delivery: command.delivery,
+            server: command.server, sends: command.deliver)
+        #expect(configuration.apns == nil && configuration.webhook == nil)
+        #expect(configuration.defaultEnvironment == .production)
     }
 
     @Test func anAPNsKeyNeedsItsTeamAndKeyID() throws {

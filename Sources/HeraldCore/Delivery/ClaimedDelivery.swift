@@ -13,7 +13,7 @@ public struct ClaimedDelivery: Sendable {
     public let environment: APNsEnvironment
     /// Attempts so far, this one included.
     public let attempt: Int
-    public let previousReason: String?
+    public let previousReason: DeliveryReason?
     /// When the row became due; the start of its row-to-APNs latency.
     public let dueAt: Date
     /// Its notification, read once per batch for all its deliveries.
@@ -36,7 +36,7 @@ public struct ClaimedDelivery: Sendable {
 
     public var notificationType: String { notification.type }
     /// The payload this recipient gets, or nil when the stored message could not be read.
-    public var payload: Payload? { notification.message?.payload(for: variant) }
+    public var payload: Payload? { try? notification.message.get().payload(for: variant) }
     public var notificationCanceled: Bool { notification.canceled }
     public var expiresAt: Date? { notification.expiresAt }
     public var projectID: UUID? { notification.projectID }
@@ -58,7 +58,7 @@ extension ClaimedDelivery {
         deviceID = try row.decode(column: 3, as: UUID.self)
         environment = APNsEnvironment(rawValue: try row.decode(column: 4, as: String.self)) ?? .sandbox
         attempt = Int(try row.decode(column: 5, as: Int32.self))
-        previousReason = try row.decode(column: 6, as: String?.self)
+        previousReason = try row.decode(column: 6, as: String?.self).map(DeliveryReason.init(recorded:))
         dueAt = try row.decode(column: 7, as: Date.self)
         self.notification = notification
         deviceToken = try row.decode(column: 8, as: String.self)
@@ -86,14 +86,21 @@ struct RowLocation: Sendable, Hashable {
 public struct ClaimedNotification: Sendable {
     public let id: UUID
     public let type: String
-    /// What it sends; nil when the stored content could not be read (its deliveries fail as `InvalidContent`).
-    public let message: NotificationMessage?
+    /// What it sends, or why the stored content cannot be read (its deliveries then fail as `InvalidContent`).
+    public let message: Result<NotificationMessage, UnreadableContent>
     public let canceled: Bool
     public let expiresAt: Date?
     public let projectID: UUID?
 
     /// Stands in for a notification deleted while its deliveries were claimed: nothing is sent.
     static func vanished(_ id: UUID) -> ClaimedNotification {
-        ClaimedNotification(id: id, type: "unknown", message: nil, canceled: true, expiresAt: nil, projectID: nil)
+        ClaimedNotification(
+            id: id, type: "unknown", message: .failure(UnreadableContent(description: "the notification was deleted")),
+            canceled: true, expiresAt: nil, projectID: nil)
     }
+}
+
+/// Why a notification's stored content cannot become a push, for the delivery log.
+public struct UnreadableContent: Error, CustomStringConvertible, Sendable {
+    public let description: String
 }

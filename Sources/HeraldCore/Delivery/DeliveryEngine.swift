@@ -1,5 +1,4 @@
 public import APNsCore
-public import CoreMetrics
 public import Logging
 public import Postgres
 import Synchronization
@@ -46,7 +45,7 @@ public final class DeliveryEngine: Sendable {
     ///   - webhook: Receives deactivations and final failures; the engine runs it.
     public init(
         client: PostgresClient, apns: any APNsTransport, configuration: DeliveryEngineConfiguration,
-        metrics: DeliveryMetrics = DeliveryMetrics(factory: MetricsSystem.factory),
+        metrics: DeliveryMetrics,
         webhook: (any DeliveryEventSink)? = nil, logger: Logger
     ) {
         store = DeliveryStore(client: client)

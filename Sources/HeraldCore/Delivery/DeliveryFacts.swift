@@ -12,13 +12,13 @@ public struct DeliveryFacts: Hashable, Sendable {
     /// When the device token was last (re-)registered.
     public var deviceRegisteredAt: Date
     /// The reason recorded by the previous attempt, if any (`PayloadTooLarge` means the body was already shortened).
-    public var previousReason: String?
+    public var previousReason: DeliveryReason?
     /// The notification's expiration, if any.
     public var expiresAt: Date?
 
     public init(
         attempt: Int, environment: APNsEnvironment, deviceEnvironment: APNsEnvironment, deviceRegisteredAt: Date,
-        previousReason: String? = nil, expiresAt: Date? = nil
+        previousReason: DeliveryReason? = nil, expiresAt: Date? = nil
     ) {
         self.attempt = attempt
         self.environment = environment
@@ -32,5 +32,5 @@ public struct DeliveryFacts: Hashable, Sendable {
     public var isEnvironmentRetry: Bool { environment != deviceEnvironment }
 
     /// Whether the body was already shortened after a 413.
-    public var wasShortened: Bool { previousReason == APNsReason.payloadTooLarge.name }
+    public var wasShortened: Bool { previousReason == .apple(.payloadTooLarge) }
 }

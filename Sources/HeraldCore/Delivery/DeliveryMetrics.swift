@@ -3,8 +3,8 @@ public import CoreMetrics
 import Synchronization
 
 /// The delivery engine's counters, gauges and latency histogram, recorded through swift-metrics into the factory the
-/// process chose: Prometheus for `/metrics` in `herald serve` and `herald worker`, a test factory in tests. The names
-/// and labels are the ones Herald's dashboards read.
+/// process gives it: the Prometheus registry `/metrics` serves in `herald serve` and `herald dev`, none in `herald
+/// worker` (it serves no HTTP), a test factory in tests. The names and labels are the ones Herald's dashboards read.
 public final class DeliveryMetrics: Sendable {
     /// The metric names.
     public enum Name {

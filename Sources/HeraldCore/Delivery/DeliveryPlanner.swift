@@ -16,7 +16,7 @@ struct DeliveryPlanner {
         /// A request for every delivery to send, with its batch index.
         var pushes: [(index: Int, request: PushRequest)]
         /// The content each request was built from, kept for the delivery log.
-        var contents: [TemplateKey: Result<PreparedContent, UnsendableContent>]
+        var contents: [TemplateKey: Result<PreparedContent, UnreadableContent>]
 
         /// The content `delivery`'s request was built from.
         func content(of delivery: ClaimedDelivery) -> PreparedContent? {
@@ -34,7 +34,7 @@ struct DeliveryPlanner {
                 continue
             }
             let key = TemplateKey(delivery)
-            let built: Result<PreparedContent, UnsendableContent>
+            let built: Result<PreparedContent, UnreadableContent>
             if let cached = plan.contents[key] {
                 built = cached
             } else {
@@ -64,7 +64,7 @@ struct DeliveryPlanner {
     }
 
     private func request(
-        for delivery: ClaimedDelivery, content: Result<PreparedContent, UnsendableContent>
+        for delivery: ClaimedDelivery, content: Result<PreparedContent, UnreadableContent>
     ) -> Result<PushRequest, Refusal> {
         let prepared: PreparedContent
         switch content {
@@ -89,10 +89,15 @@ struct DeliveryPlanner {
     }
 
     private static func prepare(_ delivery: ClaimedDelivery, shortened: Bool) -> Result<
-        PreparedContent, UnsendableContent
+        PreparedContent, UnreadableContent
     > {
-        guard let message = delivery.notification.message, let payload = delivery.payload else {
-            return .failure(UnsendableContent(description: "the stored notification content cannot be read"))
+        let message: NotificationMessage
+        switch delivery.notification.message {
+        case .success(let stored): message = stored
+        case .failure(let unreadable): return .failure(unreadable)
+        }
+        guard let payload = message.payload(for: delivery.variant) else {
+            return .failure(UnreadableContent(description: "the stored content has no payload"))
         }
         do {
             var template = try PushTemplate(
@@ -109,7 +114,7 @@ struct DeliveryPlanner {
                     payload: PostgresJSON(text: String(decoding: template.payloadJSON, as: UTF8.self)),
                     feedbackID: payload.feedbackID))
         } catch {
-            return .failure(UnsendableContent(description: error.description))
+            return .failure(UnreadableContent(description: error.description))
         }
     }
 }
@@ -141,9 +146,4 @@ struct TemplateKey: Hashable {
 private struct Refusal: Error {
     let reason: DeliveryReason
     let message: String
-}
-
-/// Why a notification's stored content cannot become a push.
-struct UnsendableContent: Error, CustomStringConvertible {
-    let description: String
 }

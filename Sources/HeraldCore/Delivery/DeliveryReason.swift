@@ -9,6 +9,9 @@ public struct DeliveryReason: Hashable, Sendable, CustomStringConvertible {
 
     private init(_ text: String) { self.text = text }
 
+    /// A reason as a row recorded it.
+    init(recorded text: String) { self.text = text }
+
     /// Apple's answer.
     public static func apple(_ reason: APNsReason) -> DeliveryReason { DeliveryReason(reason.name) }
 
@@ -56,9 +59,6 @@ public struct DeliveryReason: Hashable, Sendable, CustomStringConvertible {
 
     /// The reason without the burst guard's note, for metric labels.
     public var metricLabel: String { isWithheldDeactivation ? String(text.prefix { $0 != " " }) : text }
-
-    /// The text as an SQL string literal. Herald's reasons are identifiers, so no quoting is needed.
-    var sqlLiteral: String { "'\(text)'" }
 
     public var description: String { text }
 }

@@ -36,12 +36,22 @@ public struct DeliveryStore: Sendable {
             let id = try row.decode(column: 0, as: UUID.self)
             notifications[id] = ClaimedNotification(
                 id: id, type: try row.decode(column: 1, as: String.self),
-                message: try? row.decode(column: 2, as: PostgresJSON.self).decode(NotificationMessage.self),
+                message: Self.message(try row.decode(column: 2, as: PostgresJSON.self)),
                 canceled: try row.decode(column: 3, as: String.self) == "canceled",
                 expiresAt: try row.decode(column: 4, as: Date?.self),
                 projectID: try row.decode(column: 5, as: UUID?.self))
         }
         return notifications
+    }
+
+    /// The stored content as a message, or why it is not one (the decoder names the key).
+    static func message(_ stored: PostgresJSON) -> Result<NotificationMessage, UnreadableContent> {
+        do {
+            return .success(try stored.decode(NotificationMessage.self))
+        } catch {
+            return .failure(
+                UnreadableContent(description: "the stored content is not a notification message: \(error)"))
+        }
     }
 
     /// Returns up to `limit` deliveries whose lease ran out (their worker died) to `pending`.

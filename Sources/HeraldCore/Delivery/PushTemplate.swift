@@ -1,27 +1,6 @@
 public import APNsCore
 public import Foundation
 
-/// How a user wants pushes to look on their devices (seed 002 FR-4).
-public struct PushAppearance: Hashable, Sendable {
-    /// `users.push_sound_enabled`: when off, payloads carry no sound.
-    public var soundEnabled: Bool
-    /// `users.push_badge_enabled`: when off, payloads carry no badge.
-    public var badgeEnabled: Bool
-
-    public init(soundEnabled: Bool = true, badgeEnabled: Bool = true) {
-        self.soundEnabled = soundEnabled
-        self.badgeEnabled = badgeEnabled
-    }
-
-    /// `payload` as this user wants it: without sound or badge when they turned those off.
-    public func applied(to payload: Payload) -> Payload {
-        var shown = payload
-        if !soundEnabled { shown.aps.sound = nil }
-        if !badgeEnabled { shown.aps.badge = nil }
-        return shown
-    }
-}
-
 /// A push ready to be addressed to a device: everything but the token and apns-id, built once per notification,
 /// variant and appearance.
 public struct PushTemplate: Sendable {
@@ -56,13 +35,5 @@ public struct PushTemplate: Sendable {
         try PushRequest(
             apnsID: apnsID, deviceToken: deviceToken, bundleID: bundleID, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: collapseID, payloadJSON: payloadJSON)
-    }
-}
-
-extension Payload {
-    /// The backend's feedback id from the custom key `feedbackId`, kept in delivery logs.
-    var feedbackID: String? {
-        if case .string(let id)? = custom["feedbackId"], !id.isEmpty, id.utf8.count <= 256 { return id }
-        return nil
     }
 }

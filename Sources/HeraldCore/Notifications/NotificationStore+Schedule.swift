@@ -75,12 +75,17 @@ extension NotificationStore {
             if let sendAt = change.sendAt, let expiresAt, sendAt >= expiresAt {
                 throw ScheduleChangeError.sendAtAfterExpiration
             }
-            var message = try stored.decode(NotificationMessage.self)
-            if let alert = change.alert { try Self.replaceAlert(in: &message, with: alert) }
+            // The content is rewritten only when the alert changes; a new time leaves it as stored.
+            var content: PostgresJSON?
+            if let alert = change.alert {
+                var message = try stored.decode(NotificationMessage.self)
+                try Self.replaceAlert(in: &message, with: alert)
+                content = try PostgresJSON(encoding: message)
+            }
             try await connection.execute(
                 """
                 UPDATE notifications
-                SET send_at = coalesce(\(change.sendAt), send_at), content = \(try PostgresJSON(encoding: message)),
+                SET send_at = coalesce(\(change.sendAt), send_at), content = coalesce(\(content), content),
                     updated_at = now()
                 WHERE id = \(id)
                 """)

@@ -19,10 +19,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let client = PostgresClient(
-                configuration: try HeraldConfiguration.resolve(database: database).database.configuration(),
-                options: .init(maximumConnections: 1),
-                logger: Logger(label: "herald.deliveries"))
+            let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(
+                label: "herald.deliveries")
             defer { client.shutdown() }
             try await client.query(
                 "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")

@@ -73,10 +73,7 @@ struct KeysCommand: AsyncParsableCommand {
 }
 
 private func withKeyStore(_ options: DatabaseOptions, _ body: (APIKeyStore) async throws -> Void) async throws {
-    let client = PostgresClient(
-        configuration: try HeraldConfiguration.resolve(database: options).database.configuration(),
-        options: .init(maximumConnections: 1),
-        logger: Logger(label: "herald.keys"))
+    let client = try HeraldConfiguration.resolve(database: options).oneSessionClient(label: "herald.keys")
     defer { client.shutdown() }
     do {
         try await body(APIKeyStore(client: client))

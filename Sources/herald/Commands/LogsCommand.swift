@@ -41,10 +41,7 @@ struct LogsCommand: AsyncParsableCommand {
             notificationID: notificationId.flatMap(UUID.init(uuidString:)), type: type,
             status: status.flatMap(DeliveryLogStatus.init(rawValue:)), reason: reason,
             since: since.flatMap(Self.parseDate), until: until.flatMap(Self.parseDate))
-        let client = PostgresClient(
-            configuration: try HeraldConfiguration.resolve(database: database).database.configuration(),
-            options: .init(maximumConnections: 1),
-            logger: Logger(label: "herald.logs"))
+        let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.logs")
         defer { client.shutdown() }
         let store = DeliveryLogStore(client: client)
         let newest = try await store.list(filter, limit: limit)

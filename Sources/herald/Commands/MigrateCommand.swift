@@ -70,10 +70,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
 private func withMigrator(_ options: DatabaseOptions, _ body: (Migrator) async throws -> Void) async throws {
     let configuration = try HeraldConfiguration.resolve(database: options)
-    let logger = Logger(label: "herald.migrate")
-    let client = PostgresClient(
-        configuration: try configuration.database.configuration(), options: .init(maximumConnections: 1),
-        logger: logger)
+    let logger = configuration.logger(label: "herald.migrate")
+    let client = try configuration.oneSessionClient(label: "herald.migrate")
     defer { client.shutdown() }
     try await body(try Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger))
 }

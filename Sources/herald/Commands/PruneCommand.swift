@@ -21,10 +21,7 @@ struct PruneCommand: AsyncParsableCommand {
 
     func run() async throws {
         let age = Self.parseAge(olderThan) ?? 0
-        let client = PostgresClient(
-            configuration: try HeraldConfiguration.resolve(database: database).database.configuration(),
-            options: .init(maximumConnections: 1),
-            logger: Logger(label: "herald.prune"))
+        let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.prune")
         defer { client.shutdown() }
         let (logs, deliveries) = try await DeliveryLogStore(client: client).prune(
             before: Date().addingTimeInterval(-age))

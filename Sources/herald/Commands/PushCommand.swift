@@ -51,9 +51,11 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "herald.push")
-        logger.logLevel = .warning
-        let settings = try HeraldConfiguration.resolve(apns: apns).requireAPNs()
+        let heraldConfiguration = try HeraldConfiguration.resolve(apns: apns)
+        var logger = heraldConfiguration.logger(label: "herald.push")
+        // Its output is Apple's answer; routine connection notices would bury it.
+        logger.logLevel = max(logger.logLevel, .warning)
+        let settings = try heraldConfiguration.requireAPNs()
         guard let bundleID = topic ?? settings.bundleID else {
             throw ValidationError("give --topic or set APNS_BUNDLE_ID")
         }

@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let shutdown = ShutdownSignal()
         let configuration = try HeraldConfiguration.resolve(
-            database: database, apns: apns, delivery: delivery, server: server)
+            database: database, apns: apns, delivery: delivery, server: server, sends: deliver)
         let logger = configuration.logger(label: "herald")
         let settings = try Self.serverSettings(configuration)
         let postgres = try configuration.database.configuration()
@@ -68,12 +68,13 @@ struct ServeCommand: AsyncParsableCommand {
         client: PostgresClient, configuration: HeraldConfiguration, metrics: any MetricsFactory, logger: Logger
     ) throws -> DeliveryRuntime? {
         guard deliver else { return nil }
-        guard let apns = configuration.apns else {
+        guard let apnsSettings = configuration.apns else {
             logger.notice("no APNs key configured (APNS_KEY_PATH): deliveries wait for a `herald worker`")
             return nil
         }
         return try DeliveryRuntime(
-            client: client, settings: apns, configuration: try configuration.delivery.engineConfiguration(for: apns),
+            client: client, settings: apnsSettings,
+            configuration: try configuration.delivery.engineConfiguration(for: apnsSettings),
             webhook: configuration.webhook, metrics: metrics, logger: logger)
     }
 

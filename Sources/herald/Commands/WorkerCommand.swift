@@ -25,14 +25,14 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try HeraldConfiguration.resolve(database: database, apns: apns, delivery: delivery)
         let logger = configuration.logger(label: "herald.worker")
-        let apns = try configuration.requireAPNs()
-        let engine = try configuration.delivery.engineConfiguration(for: apns)
+        let apnsSettings = try configuration.requireAPNs()
+        let engine = try configuration.delivery.engineConfiguration(for: apnsSettings)
         let client = PostgresClient(
             configuration: try configuration.database.configuration(),
             options: .init(maximumConnections: engine.workers + 4), logger: logger)
         defer { client.shutdown() }
         let runtime = try DeliveryRuntime(
-            client: client, settings: apns, configuration: engine, webhook: configuration.webhook,
+            client: client, settings: apnsSettings, configuration: engine, webhook: configuration.webhook,
             metrics: NOOPMetricsHandler.instance, logger: logger)
         let signal = ShutdownSignal()
         let (stopped, stop) = AsyncStream<Void>.makeStream()

@@ -12,8 +12,10 @@ struct ServerOptions: ParsableArguments {
     var userJWTPublicKey: String?
 
     func validate() throws {
-        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
-        if let maxBodyBytes, maxBodyBytes < 1024 { throw ValidationError("--max-body-bytes must be at least 1024") }
+        if let port, !HTTPSettings.ports.contains(port) { throw ValidationError("--port must be 0 to 65535") }
+        if let maxBodyBytes, maxBodyBytes < HTTPSettings.smallestBodyLimit {
+            throw ValidationError("--max-body-bytes must be at least \(HTTPSettings.smallestBodyLimit)")
+        }
         if let databasePoolSize, databasePoolSize < 1 { throw ValidationError("--database-pool-size must be positive") }
     }
 }

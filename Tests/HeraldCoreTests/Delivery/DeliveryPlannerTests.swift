@@ -1,6 +1,7 @@
 import APNsCore
 import Foundation
 import HeraldTesting
+import Postgres
 import Testing
 
 @testable import HeraldCore
@@ -25,7 +26,7 @@ import Testing
 
     static func notification(canceled: Bool = false, expiresAt: Date? = nil) -> ClaimedNotification {
         ClaimedNotification(
-            id: UUID(), type: "custom", message: .alert(title: "Herald", body: "Hello"),
+            id: UUID(), type: "custom", message: .success(.alert(title: "Herald", body: "Hello")),
             canceled: canceled, expiresAt: expiresAt, projectID: nil)
     }
 
@@ -83,7 +84,8 @@ import Testing
                 .voter: Payload(aps: APS(alert: Alert(title: "Status Updated", body: "Feedback you voted on: Done"))),
             ], pushType: .alert, priority: .immediate)
         let notification = ClaimedNotification(
-            id: UUID(), type: "status_change", message: message, canceled: false, expiresAt: nil, projectID: nil)
+            id: UUID(), type: "status_change", message: .success(message), canceled: false, expiresAt: nil,
+            projectID: nil)
         let batch = [
             Self.delivery(of: notification), Self.delivery(of: notification, variant: .voter),
             Self.delivery(of: notification),
@@ -96,10 +98,15 @@ import Testing
         #expect(bodies == ["Dark mode is now Done", "Feedback you voted on: Done", "Dark mode is now Done"])
     }
 
-    @Test func unreadableContentFailsAsInvalidContent() {
+    /// A row the gateway did not write (or an older shape) fails with the decoder's reason in the log.
+    @Test func unreadableContentFailsAsInvalidContentSayingWhy() throws {
+        let stored = PostgresJSON(text: #"{"payloads": {"default": {"aps": {}}}, "pushType": "mdm", "priority": 10}"#)
         let unreadable = ClaimedNotification(
-            id: UUID(), type: "custom", message: nil, canceled: false, expiresAt: nil, projectID: nil)
+            id: UUID(), type: "custom", message: DeliveryStore.message(stored), canceled: false, expiresAt: nil,
+            projectID: nil)
         let plan = Self.planner.plan([Self.delivery(of: unreadable)], now: Date(), paused: false)
-        #expect(plan.attempts.map { $0?.outcome } == [.fail(reason: .invalidContent)])
+        let attempt = try #require(plan.attempts.first ?? nil)
+        #expect(attempt.outcome == .fail(reason: .invalidContent))
+        #expect(attempt.errorMessage?.contains("mdm") == true, "\(attempt.errorMessage ?? "")")
     }
 }

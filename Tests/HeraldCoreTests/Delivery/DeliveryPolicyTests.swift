@@ -11,7 +11,7 @@ import Testing
 
     func facts(
         attempt: Int = 1, environment: APNsEnvironment = .sandbox, device: APNsEnvironment = .sandbox,
-        previous: String? = nil, expiresAt: Date? = nil
+        previous: DeliveryReason? = nil, expiresAt: Date? = nil
     ) -> DeliveryFacts {
         DeliveryFacts(
             attempt: attempt, environment: environment, deviceEnvironment: device, deviceRegisteredAt: registered,
@@ -113,7 +113,7 @@ import Testing
     @Test func payloadTooLargeIsShortenedOnce() {
         #expect(decide(rejected(.payloadTooLarge), facts()) == .retryShortened)
         #expect(
-            decide(rejected(.payloadTooLarge), facts(attempt: 2, previous: "PayloadTooLarge"))
+            decide(rejected(.payloadTooLarge), facts(attempt: 2, previous: .apple(.payloadTooLarge)))
                 == .fail(reason: .apple(.payloadTooLarge)))
     }
 

@@ -5,7 +5,7 @@ import Cryptography
 public import Foundation
 public import HeraldCore
 import Logging
-public import MetricsTestKit
+import MetricsTestKit
 public import Postgres
 
 /// A fresh migrated database, a sandbox and a production `apns-mock` over TLS, and Herald's APNs pools

@@ -59,6 +59,6 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
 }
 
 extension CodingKey {
-    /// The key as an SQL string literal, for jsonb operators (`targets -> 'voters'`). Keys are identifiers.
-    var sqlLiteral: String { "'\(stringValue)'" }
+    /// The key as an SQL string literal, for jsonb operators (`targets -> 'voters'`).
+    var sqlLiteral: String { SQLText.literal(stringValue) }
 }

@@ -1,0 +1,33 @@
+import HeraldCore
+
+/// The delivery engine's tuning; the key and bundle id come from ``APNsSettings``.
+struct DeliveryTuning: Sendable {
+    var workers: Int?
+    var batchSize: Int?
+    var maximumAttempts: Int?
+    var leaseSeconds: Int?
+
+    /// Every value unset: the engine's defaults.
+    init() {}
+
+    init(_ flags: DeliveryOptions, _ settings: SettingSource) throws {
+        workers = try settings.positiveInteger(flags.deliveryWorkers, "HERALD_DELIVERY_WORKERS")
+        batchSize = try settings.positiveInteger(flags.deliveryBatchSize, "HERALD_DELIVERY_BATCH_SIZE")
+        maximumAttempts = try settings.positiveInteger(flags.deliveryMaxAttempts, "HERALD_DELIVERY_MAX_ATTEMPTS")
+        leaseSeconds = try settings.positiveInteger(flags.deliveryLeaseSeconds, "HERALD_DELIVERY_LEASE_SECONDS")
+    }
+
+    /// The engine configuration for `apns`'s key and bundle id.
+    /// - Throws: ``CommandFailure`` when no bundle id is set: the engine has no topic for devices without one.
+    func engineConfiguration(for apns: APNsSettings) throws -> DeliveryEngineConfiguration {
+        guard let bundleID = apns.bundleID else {
+            throw CommandFailure("no topic: set APNS_BUNDLE_ID or pass --apns-bundle-id")
+        }
+        var configuration = DeliveryEngineConfiguration(bundleID: bundleID, keyID: apns.keyID)
+        if let workers { configuration.workers = workers }
+        if let batchSize { configuration.batchSize = batchSize }
+        if let maximumAttempts { configuration.policy.maximumAttempts = maximumAttempts }
+        if let leaseSeconds { configuration.lease = .seconds(leaseSeconds) }
+        return configuration
+    }
+}
