@@ -1,4 +1,5 @@
 import ArgumentParser
+import Cryptography
 
 /// The `herald` command line.
 @main
@@ -10,4 +11,13 @@ struct Herald: AsyncParsableCommand {
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, KeysCommand.self, PushCommand.self,
             DeliveriesCommand.self, LogsCommand.self, PruneCommand.self, DevCommand.self,
         ])
+
+    static func main() async {
+        do {
+            try OpenSSLProcess.initializeWithoutExitCleanup()
+        } catch {
+            exit(withError: error)
+        }
+        await main(nil)
+    }
 }

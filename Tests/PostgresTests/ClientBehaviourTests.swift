@@ -1,8 +1,9 @@
 import Foundation
 import HeraldTesting
 import Logging
-import Postgres
 import Testing
+
+@testable import Postgres
 
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct ClientBehaviourTests {
     @Test func failedStatementInsideTransactionRollsBackEverything() async throws {
@@ -218,6 +219,30 @@ import Testing
         let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
         #expect(error?.kind == .connectionFailed)
         #expect(error?.description.contains("secret") == false)
+    }
+
+    /// A process closes its client before it exits: every session must have ended by then, or its thread races the
+    /// exit-time cleanup of OpenSSL (a SIGSEGV in libcrypto after `herald serve` stopped).
+    @Test func closeReturnsOnlyAfterEverySessionHasEnded() async throws {
+        let configuration = try PostgresConfiguration(try await TestDatabases.shared.emptyDatabase())
+        let client = PostgresClient(
+            configuration: configuration, options: .init(maximumConnections: 3), logger: Logger(label: "test"))
+        let sessions = try await withThrowingTaskGroup(of: PostgresConnection.self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    try await client.withConnection { connection in
+                        try await connection.query("SELECT pg_sleep(0.2)")
+                        return connection
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(sessions.map(ObjectIdentifier.init)).count == 3)
+        #expect(sessions.allSatisfy { !$0.isClosed })
+        await client.close()
+        #expect(sessions.allSatisfy { $0.isClosed })
+        await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
     }
 
     @Test func configurationDescriptionHidesPasswords() throws {

@@ -24,6 +24,16 @@ import Testing
         }
     }
 
+    /// `close()` returns once the listening session has closed, and the listener refuses new subscriptions after.
+    @Test func closeEndsTheSessionAndRefusesNewListens() async throws {
+        try await withFreshClient { _, configuration async throws in
+            let listener = try PostgresListener(configuration: configuration, logger: Logger(label: "test"))
+            try await listener.listen(on: "before") { _ in }
+            await listener.close()
+            await #expect(throws: PostgresError.self) { try await listener.listen(on: "after") { _ in } }
+        }
+    }
+
     @Test func channelNamesAreQuotedNotInjected() async throws {
         try await withFreshClient { client, configuration async throws in
             let listener = try PostgresListener(configuration: configuration, logger: Logger(label: "test"))

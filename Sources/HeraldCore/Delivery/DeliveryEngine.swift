@@ -169,7 +169,6 @@ public final class DeliveryEngine: Sendable {
                 "cannot listen for deliveries; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
             return
         }
-        defer { listener.shutdown() }
         do {
             try await listener.listen(on: HeraldChannel.deliveries) { wakes in
                 try await listener.listen(on: HeraldChannel.deliveryControl) { commands in
@@ -197,6 +196,8 @@ public final class DeliveryEngine: Sendable {
                 logger.error("LISTEN failed; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
             }
         }
+        // The session is closed before the engine stops, so a process that exits next does not race it.
+        await listener.close()
     }
 
     private func rescueLoop() async {

@@ -27,7 +27,6 @@ public struct ExpansionLoop: Sendable {
     /// Runs until the task is cancelled.
     public func run() async throws {
         let listener = try PostgresListener(configuration: listenerConfiguration, logger: logger)
-        defer { listener.shutdown() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [signal, logger] in
                 while !Task.isCancelled {
@@ -45,6 +44,8 @@ public struct ExpansionLoop: Sendable {
             group.cancelAll()
             listener.shutdown()
         }
+        // The session is closed before the loop returns, so a process that exits next does not race it.
+        await listener.close()
     }
 
     private func expandUntilCancelled() async {

@@ -11,7 +11,13 @@ final class DedicatedThread: Sendable {
         var isStopping = false
     }
 
+    private struct Ending {
+        var ended = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
     private let queue = Mutex(Queue())
+    private let ending = Mutex(Ending())
     private let wakeUp = NSCondition()
     private let name: String
 
@@ -44,6 +50,18 @@ final class DedicatedThread: Sendable {
         wakeUp.unlock()
     }
 
+    /// Like ``stop(finally:)``, and returns once the thread has run its last job and left its loop.
+    func stopAndWait(finally finalJob: @escaping @Sendable () -> Void = {}) async {
+        stop(finally: finalJob)
+        await withCheckedContinuation { continuation in
+            let ended = ending.withLock { state -> Bool in
+                if !state.ended { state.waiters.append(continuation) }
+                return state.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
     private func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         let accepted = queue.withLock { state -> Bool in
             guard !state.isStopping else { return false }
@@ -73,7 +91,13 @@ final class DedicatedThread: Sendable {
             }
             wakeUp.unlock()
             for job in batch { job() }
-            if stopping && batch.isEmpty { return }
+            if stopping && batch.isEmpty { break }
         }
+        let waiters = ending.withLock { state in
+            state.ended = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -5,6 +5,8 @@ import Glibc
 /// Owns one `PGconn`. Not thread-safe: its ``PostgresConnection`` uses it from one ``DedicatedThread`` only.
 final class LibPQConnection: @unchecked Sendable {
     private let pointer: OpaquePointer
+    /// Set by ``finish()``; the pointer is freed and must not be used again.
+    private(set) var isFinished = false
     /// The prepared statements this session already knows, by name: their SQL and parameter types.
     private var prepared: [String: (sql: String, types: [Oid])] = [:]
 
@@ -35,7 +37,16 @@ final class LibPQConnection: @unchecked Sendable {
         self.pointer = pointer
     }
 
-    deinit { PQfinish(pointer) }
+    deinit {
+        if !isFinished { PQfinish(pointer) }
+    }
+
+    /// Closes the session and frees the handle now, rather than when the last reference goes. Call it last.
+    func finish() {
+        guard !isFinished else { return }
+        isFinished = true
+        PQfinish(pointer)
+    }
 
     var isBroken: Bool { PQstatus(pointer) != CONNECTION_OK }
 

@@ -36,6 +36,15 @@ public final class PostgresConnection: Sendable {
         thread.stop { withExtendedLifetime(handle) {} }
     }
 
+    /// Closes the session on its thread and returns when that thread has ended. The connection is unusable after.
+    func close() async {
+        let handle = self.handle
+        await thread.stopAndWait { handle.finish() }
+    }
+
+    /// Whether ``close()`` has closed the session. Read it only after `close()` returned.
+    var isClosed: Bool { handle.isFinished }
+
     /// Runs `body` with the libpq handle on the connection's thread.
     func withHandle<T: Sendable>(_ body: @escaping @Sendable (LibPQConnection) throws -> T) async throws -> T {
         let handle = self.handle

@@ -24,6 +24,9 @@ public final class PostgresListener: Sendable {
         var nextID = 0
         var commands: [Command] = []
         var isStopping = false
+        /// The thread has closed its session and left its loop.
+        var hasEnded = false
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -82,6 +85,18 @@ public final class PostgresListener: Sendable {
         wakePipe.wake()
     }
 
+    /// Like ``shutdown()``, and returns once the session is closed and the listening thread has left its loop.
+    public func close() async {
+        shutdown()
+        await withCheckedContinuation { continuation in
+            let ended = state.withLock { state -> Bool in
+                if !state.hasEnded { state.endWaiters.append(continuation) }
+                return state.hasEnded
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
     private func unsubscribe(_ id: Int) {
         let lastForChannel = state.withLock { state -> String? in
             guard let removed = state.subscribers.removeValue(forKey: id) else { return nil }
@@ -123,7 +138,8 @@ public final class PostgresListener: Sendable {
             }
             session.drainNotifications(deliver)
         }
-        state.withLock { state in
+        connection?.finish()
+        let waiters = state.withLock { state in
             for command in state.commands {
                 if case .listen(_, let confirmed) = command {
                     confirmed.resume(
@@ -131,7 +147,11 @@ public final class PostgresListener: Sendable {
                 }
             }
             state.commands.removeAll()
+            state.hasEnded = true
+            defer { state.endWaiters.removeAll() }
+            return state.endWaiters
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Opens a session and listens on every channel someone subscribed to.

@@ -4,6 +4,8 @@ import Synchronization
 protocol PoolableConnection: AnyObject, Sendable {
     /// Whether an idle connection can be lent out again (it may have been closed by the server meanwhile).
     func checkAlive() async -> Bool
+    /// Closes the connection and returns when it is closed.
+    func close() async
 }
 
 /// A bounded pool of connections with asynchronous acquire, FIFO waiters and an acquire timeout.
@@ -101,6 +103,17 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
 
     /// Drops the idle connections and fails every waiter; connections still lent out are dropped on release.
     func shutdown() {
+        // Closing happens as the last references go, outside the lock.
+        withExtendedLifetime(beginShutdown()) {}
+    }
+
+    /// Like ``shutdown()``, and returns once every idle connection is closed.
+    func shutdownAndClose() async {
+        for connection in beginShutdown() { await connection.close() }
+    }
+
+    /// Refuses new work, fails every waiter and hands over the idle connections.
+    private func beginShutdown() -> [Connection] {
         let (idle, waiters) = state.withLock { state in
             state.isShutDown = true
             defer {
@@ -113,8 +126,7 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
             waiter.timeout?.cancel()
             waiter.continuation.resume(throwing: Self.shutDownError)
         }
-        // Closing happens as the last references go, outside the lock.
-        withExtendedLifetime(idle) {}
+        return idle
     }
 
     var idleCount: Int { state.withLock { $0.idle.count } }

@@ -65,8 +65,17 @@ public final class PostgresClient: Sendable {
         try await withConnection { try await $0.query(statement, bindings) }
     }
 
-    /// Closes idle sessions and refuses new work; sessions in use close when they are given back.
+    /// Closes idle sessions and refuses new work; sessions in use close when they are given back. The sessions
+    /// end on their own threads after this returns.
     public func shutdown() {
         pool.shutdown()
+    }
+
+    /// Like ``shutdown()``, and returns once every idle session has ended: its `PQfinish` ran and its thread left.
+    ///
+    /// A process calls this before it exits: a session still ending during `exit` races the C libraries' exit-time
+    /// cleanup (libpq's TLS and SCRAM use OpenSSL, whose global state `exit` frees).
+    public func close() async {
+        await pool.shutdownAndClose()
     }
 }

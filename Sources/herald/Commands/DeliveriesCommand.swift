@@ -21,9 +21,10 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(
                 label: "herald.deliveries")
-            defer { client.shutdown() }
-            try await client.query(
-                "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
+            try await client.closing {
+                try await client.query(
+                    "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
+            }
             Console.line("asked every running delivery engine to resume sending")
         }
     }

@@ -67,23 +67,22 @@ struct DevCommand: AsyncParsableCommand {
         let databaseURL = postgres.url()
         let database = try PostgresConfiguration(databaseURL)
         let client = PostgresClient(configuration: database, options: .init(maximumConnections: 16), logger: logger)
-        defer { client.shutdown() }
-        try await Migrator(
-            client: client, migrations: try migrationSettings.migrations(), logger: logger
-        )
-        .up { event in Console.line("applied \(String(format: "%04d", event.version))_\(event.name)") }
-        let apns = try await DevAPNs.start(in: folder)
-        Console.line("apns-mock is listening on 127.0.0.1:\(apns.port)")
-        do {
-            try await serve(
-                client: client, database: database, databaseURL: databaseURL, apns: apns, folder: folder,
-                until: shutdown, logger: logger)
-        } catch {
-            try? await apns.stop()
-            throw error
+        try await client.closing {
+            try await Migrator(client: client, migrations: try migrationSettings.migrations(), logger: logger)
+                .up { event in Console.line("applied \(String(format: "%04d", event.version))_\(event.name)") }
+            let apns = try await DevAPNs.start(in: folder)
+            Console.line("apns-mock is listening on 127.0.0.1:\(apns.port)")
+            do {
+                try await serve(
+                    client: client, database: database, databaseURL: databaseURL, apns: apns, folder: folder,
+                    until: shutdown, logger: logger)
+            } catch {
+                try? await apns.stop()
+                throw error
+            }
+            Console.line("stopping apns-mock …")
+            try await apns.stop()
         }
-        Console.line("stopping apns-mock …")
-        try await apns.stop()
     }
 
     /// Seeds the demo, makes the credentials and runs the gateway until a signal.

@@ -74,10 +74,11 @@ struct KeysCommand: AsyncParsableCommand {
 
 private func withKeyStore(_ options: DatabaseOptions, _ body: (APIKeyStore) async throws -> Void) async throws {
     let client = try HeraldConfiguration.resolve(database: options).oneSessionClient(label: "herald.keys")
-    defer { client.shutdown() }
-    do {
-        try await body(APIKeyStore(client: client))
-    } catch let error as DomainError {
-        throw CommandFailure(error.message)
+    try await client.closing {
+        do {
+            try await body(APIKeyStore(client: client))
+        } catch let error as DomainError {
+            throw CommandFailure(error.message)
+        }
     }
 }

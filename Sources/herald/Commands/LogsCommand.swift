@@ -42,12 +42,13 @@ struct LogsCommand: AsyncParsableCommand {
             status: status.flatMap(DeliveryLogStatus.init(rawValue:)), reason: reason,
             since: since.flatMap(Self.parseDate), until: until.flatMap(Self.parseDate))
         let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.logs")
-        defer { client.shutdown() }
-        let store = DeliveryLogStore(client: client)
-        let newest = try await store.list(filter, limit: limit)
-        for entry in newest { Console.line(Self.format(entry)) }
-        guard follow else { return }
-        try await followNew(store: store, filter: filter, after: newest.first?.createdAt ?? Date())
+        try await client.closing {
+            let store = DeliveryLogStore(client: client)
+            let newest = try await store.list(filter, limit: limit)
+            for entry in newest { Console.line(Self.format(entry)) }
+            guard follow else { return }
+            try await followNew(store: store, filter: filter, after: newest.first?.createdAt ?? Date())
+        }
     }
 
     /// Polls for rows created since the last one seen. A row's time is its transaction's start, so rows may

@@ -72,8 +72,10 @@ private func withMigrator(_ options: DatabaseOptions, _ body: (Migrator) async t
     let configuration = try HeraldConfiguration.resolve(database: options)
     let logger = configuration.logger(label: "herald.migrate")
     let client = try configuration.oneSessionClient(label: "herald.migrate")
-    defer { client.shutdown() }
-    try await body(try Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger))
+    try await client.closing {
+        try await body(
+            try Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger))
+    }
 }
 
 private func describe(_ event: MigrationEvent) -> String {

@@ -22,9 +22,9 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let age = Self.parseAge(olderThan) ?? 0
         let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.prune")
-        defer { client.shutdown() }
-        let (logs, deliveries) = try await DeliveryLogStore(client: client).prune(
-            before: Date().addingTimeInterval(-age))
+        let (logs, deliveries) = try await client.closing {
+            try await DeliveryLogStore(client: client).prune(before: Date().addingTimeInterval(-age))
+        }
         Console.line("deleted \(logs) log rows and \(deliveries) finished deliveries older than \(olderThan)")
     }
 

@@ -45,21 +45,20 @@ struct ServeCommand: AsyncParsableCommand {
         let client = PostgresClient(
             configuration: postgres, options: .init(maximumConnections: configuration.database.poolSize),
             logger: logger)
-        defer { client.shutdown() }
-        if migrate {
-            try await Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger).up {
-                event in
-                logger.info("applied migration \(event.version) \(event.name)")
+        try await client.closing {
+            if migrate {
+                try await Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger)
+                    .up { event in logger.info("applied migration \(event.version) \(event.name)") }
             }
-        }
-        let gateway = Gateway(
-            client: client, listener: expand ? postgres : nil, settings: settings,
-            delivery: try deliveryRuntime(
-                client: client, configuration: configuration, metrics: settings.metrics.deliveryMetricsFactory,
-                logger: logger),
-            logger: logger)
-        try await gateway.run(until: { await shutdown.wait() }) { port in
-            logger.notice("Herald is serving on \(settings.host):\(port)")
+            let gateway = Gateway(
+                client: client, listener: expand ? postgres : nil, settings: settings,
+                delivery: try deliveryRuntime(
+                    client: client, configuration: configuration, metrics: settings.metrics.deliveryMetricsFactory,
+                    logger: logger),
+                logger: logger)
+            try await gateway.run(until: { await shutdown.wait() }) { port in
+                logger.notice("Herald is serving on \(settings.host):\(port)")
+            }
         }
     }
 

@@ -30,20 +30,21 @@ struct WorkerCommand: AsyncParsableCommand {
         let client = PostgresClient(
             configuration: try configuration.database.configuration(),
             options: .init(maximumConnections: engine.workers + 4), logger: logger)
-        defer { client.shutdown() }
-        let runtime = try DeliveryRuntime(
-            client: client, settings: apnsSettings, configuration: engine, webhook: configuration.webhook,
-            metrics: NOOPMetricsHandler.instance, logger: logger)
-        let signal = ShutdownSignal()
-        let (stopped, stop) = AsyncStream<Void>.makeStream()
-        let running = Task {
-            await runtime.run {
-                for await _ in stopped {}
+        try await client.closing {
+            let runtime = try DeliveryRuntime(
+                client: client, settings: apnsSettings, configuration: engine, webhook: configuration.webhook,
+                metrics: NOOPMetricsHandler.instance, logger: logger)
+            let signal = ShutdownSignal()
+            let (stopped, stop) = AsyncStream<Void>.makeStream()
+            let running = Task {
+                await runtime.run {
+                    for await _ in stopped {}
+                }
             }
+            await signal.wait()
+            logger.info("stopping: no new claims; finishing what is in flight")
+            stop.finish()
+            await running.value
         }
-        await signal.wait()
-        logger.info("stopping: no new claims; finishing what is in flight")
-        stop.finish()
-        await running.value
     }
 }
