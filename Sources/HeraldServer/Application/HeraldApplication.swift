@@ -11,6 +11,7 @@ public enum HeraldApplication {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
+        router.add(middleware: InputHygieneMiddleware())
         HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)
         DirectoryRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         DeviceRoutes(

@@ -57,6 +57,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable, CustomStr
             Body(error: code.rawValue, message: message, field: field), from: request, context: context)
         response.status = status
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        // Clients and load balancers back off instead of retrying at once; the pool frees sessions within seconds.
+        if status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
         return response
     }
 }

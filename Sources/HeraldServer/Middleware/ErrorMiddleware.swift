@@ -27,6 +27,10 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge: throw APIError.payloadTooLarge
             default: throw APIError(error.status, .validationFailed, error.body ?? error.status.reasonPhrase)
             }
+        } catch  where DatabaseInput.isRefusedValue(error) {
+            // A check before the database should have named the field; log it so that check gets written.
+            context.logger.warning("the database refused a request's value", metadata: ["error": "\(error)"])
+            throw APIError.validation("a value in the request cannot be stored", field: nil)
         } catch  where DatabaseAvailability.isUnavailable(error) {
             context.logger.error("database unavailable", metadata: ["error": "\(error)"])
             throw APIError(.serviceUnavailable, .unavailable, "the database is unavailable")

@@ -26,6 +26,31 @@ enum JSONBody {
         } catch {
             throw APIError.invalidJSON("the body is not well-formed JSON")
         }
+        if let field = value.fieldHoldingNUL(at: "") {
+            // PostgreSQL refuses NUL in text and jsonb; every other character a string may hold is kept.
+            throw APIError.validation("must not contain NUL (\\u0000)", field: field.isEmpty ? nil : field)
+        }
         return try JSONObject(value, path: "")
+    }
+}
+
+extension JSONValue {
+    /// The path (`data.k[1]`) of the first string holding U+0000, or of the object whose key holds it; nil when none.
+    func fieldHoldingNUL(at path: String) -> String? {
+        switch self {
+        case .string(let text): return text.unicodeScalars.contains("\0") ? path : nil
+        case .array(let items):
+            for (index, item) in items.enumerated() {
+                if let field = item.fieldHoldingNUL(at: "\(path)[\(index)]") { return field }
+            }
+            return nil
+        case .object(let members):
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                if key.unicodeScalars.contains("\0") { return path }
+                if let field = member.fieldHoldingNUL(at: path.isEmpty ? key : "\(path).\(key)") { return field }
+            }
+            return nil
+        case .null, .bool, .int, .double: return nil
+        }
     }
 }

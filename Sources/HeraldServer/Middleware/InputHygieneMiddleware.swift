@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+
+/// Refuses, before any route reads them, a path or query no field can hold: percent-encoding that is not UTF-8
+/// (400), and NUL or other control characters (422), each naming the query parameter, or `path`.
+///
+/// PostgreSQL refuses NUL in text, and no identifier or filter Herald reads holds a control character, so this is
+/// the one place that keeps them out instead of every parameter's parser.
+struct InputHygieneMiddleware: RouterMiddleware {
+    typealias Context = HeraldRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try Self.check(path: request.uri.path)
+        if let query = request.uri.query { try Self.check(query: query) }
+        return try await next(request, context)
+    }
+
+    static func check(path: String) throws(APIError) {
+        try check(path, field: "path")
+    }
+
+    static func check(query: String) throws(APIError) {
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = String(parts[0])
+            let name = decoded(rawName) ?? "query"
+            try check(rawName, field: name)
+            if parts.count == 2 { try check(String(parts[1]), field: name) }
+        }
+    }
+
+    /// Percent-decodes `text` (`+` is a space in a query) and checks what it says.
+    private static func check(_ text: String, field: String) throws(APIError) {
+        guard let value = decoded(text) else {
+            throw APIError(.badRequest, .validationFailed, "is not percent-encoded UTF-8", field: field)
+        }
+        if value.unicodeScalars.contains(where: isControl) {
+            throw .validation("must not contain NUL or other control characters", field: field)
+        }
+    }
+
+    private static func decoded(_ text: String) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F
+    }
+}

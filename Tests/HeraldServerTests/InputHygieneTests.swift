@@ -1,0 +1,46 @@
+import Foundation
+import HTTPTypes
+import HeraldTesting
+import Testing
+
+/// Input no field can hold is refused at the edge, naming where it was, before it reaches the database: a NUL byte
+/// (PostgreSQL refuses it in text and jsonb), other control characters in paths and queries, text that is not UTF-8.
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct InputHygieneTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var method: HTTPRequest.Method
+        var path: String
+        var body: String?
+        var status: HTTPResponse.Status
+        var field: String?
+        var description: String { "\(method) \(path) \(body ?? "")" }
+    }
+
+    static let cases: [Case] = [
+        Case(method: .get, path: "/api/v1/logs?type=%00", status: .unprocessableContent, field: "type"),
+        Case(method: .get, path: "/api/v1/logs?reason=Bad%00Token", status: .unprocessableContent, field: "reason"),
+        Case(method: .get, path: "/api/v1/logs?type=a%01b", status: .unprocessableContent, field: "type"),
+        Case(method: .get, path: "/api/v1/logs?type=%FF%FE", status: .badRequest, field: "type"),
+        Case(method: .get, path: "/api/v1/logs?type=%ZZ", status: .badRequest, field: "type"),
+        Case(method: .get, path: "/api/v1/users/a%00b", status: .unprocessableContent, field: "path"),
+        Case(
+            method: .put, path: "/api/v1/users/u1", body: #"{"email":"x@example.com","name":"A\u0000B"}"#,
+            status: .unprocessableContent, field: "name"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"data":{"k":["ok","\u0000"]}}"#,
+            status: .unprocessableContent, field: "data.k[1]"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"data":{"\u0000":"x"}}"#, status: .unprocessableContent,
+            field: "data"),
+    ]
+
+    @Test(arguments: cases) func refusedNamingWhereAndNeverA500(_ item: Case) async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let answer = try await api.call(item.method, item.path, headers: harness.admin(), json: item.body)
+            #expect(answer.status == item.status, "\(answer.text)")
+            #expect(answer.field == item.field, "\(answer.text)")
+        }
+    }
+}
