@@ -157,10 +157,12 @@ extension APNsConnection {
         private func complete(_ ticket: Ticket, with result: PushResult) {
             guard let entry = waiting.removeValue(forKey: ticket) else { return }
             owner?.outstanding.subtract(1, ordering: .relaxed)
-            if case .rejected(let rejection) = result, rejection.reason == .expiredProviderToken,
-                let token = entry.token
-            {
-                tokens.reportExpired(token)
+            if case .rejected(let rejection) = result, let token = entry.token {
+                switch rejection.reason {
+                case .expiredProviderToken: tokens.reportExpired(token)
+                case .tooManyProviderTokenUpdates: tokens.reportTooManyUpdates(token)
+                default: break
+                }
             }
             entry.submission.continuation.resume(returning: result)
         }

@@ -9,6 +9,8 @@ import Foundation
 public struct ProviderTokenPolicy: Sendable, Equatable {
     public static let minimumAge: Duration = .seconds(20 * 60)
     public static let maximumAge: Duration = .seconds(60 * 60)
+    /// With fleet-shared tokens, the age at which a process stops waiting for the store and signs its own.
+    public static let sharedFallbackAge: Duration = .seconds(55 * 60)
 
     /// Age at which the token is renewed; clamped to 20…59 minutes. Default 50 minutes.
     public let renewalAge: Duration
@@ -37,9 +39,11 @@ struct ProviderTokenState: Sendable, Equatable {
 
     init(policy: ProviderTokenPolicy) { self.policy = policy }
 
-    /// Whether a new token must be signed before the next request at `now`.
-    func needsNewToken(at now: Date) -> Bool {
+    /// Whether a new token must be signed here before the next request at `now`. With `shared` tokens the fleet's
+    /// store renews them, so this process signs its own only when the one it was given is about to expire.
+    func needsNewToken(at now: Date, shared: Bool = false) -> Bool {
         guard let issuedAt else { return true }
+        if shared { return age(of: issuedAt, at: now) >= ProviderTokenPolicy.sharedFallbackAge }
         if renewalRequested { return true }
         return age(of: issuedAt, at: now) >= policy.renewalAge
     }

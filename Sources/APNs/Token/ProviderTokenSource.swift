@@ -1,4 +1,4 @@
-import APNsCore
+public import APNsCore
 public import Cryptography
 public import Foundation
 public import Logging
@@ -34,12 +34,20 @@ public final class ProviderTokenSource: Sendable {
         let iat: Int64
     }
 
+    private struct Sharing {
+        /// Set once a fleet store has given a token: renewals then come from it, and this source signs its own
+        /// only when the given token nears expiry (the store is unreachable).
+        var isShared = false
+        var renewalHandler: (@Sendable (ProviderTokenRenewalReason) -> Void)?
+    }
+
     private let key: P256PrivateKey
-    private let keyID: String
-    private let teamID: String
+    public let keyID: String
+    public let teamID: String
     private let clock: any WallClock
     private let logger: Logger
     private let state: Mutex<(policy: ProviderTokenState, token: ProviderToken?)>
+    private let sharing = Mutex(Sharing())
 
     /// - Parameters:
     ///   - key: The `.p8` signing key.
@@ -64,8 +72,9 @@ public final class ProviderTokenSource: Sendable {
     /// - Throws: ``ProviderTokenError`` if signing fails.
     public func currentToken() throws(ProviderTokenError) -> ProviderToken {
         let now = clock.now()
+        let shared = sharing.withLock { $0.isShared }
         let result: Result<ProviderToken, ProviderTokenError> = state.withLock { state in
-            if let token = state.token, !state.policy.needsNewToken(at: now) { return .success(token) }
+            if let token = state.token, !state.policy.needsNewToken(at: now, shared: shared) { return .success(token) }
             // Whole seconds: `iat` is an integer, and the age checks must use the same instant Apple sees.
             let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
             do {
@@ -89,6 +98,7 @@ public final class ProviderTokenSource: Sendable {
         switch decision {
         case .renew:
             logger.info("APNs provider token expired; signing a new one", metadata: [APNsMetadataKey.keyID: "\(keyID)"])
+            sharing.withLock { $0.renewalHandler }?(.expired)
         case .alreadyRenewed:
             break
         case .clockSkewSuspected(let age):
@@ -99,5 +109,37 @@ public final class ProviderTokenSource: Sendable {
                 """,
                 metadata: [APNsMetadataKey.keyID: "\(keyID)"])
         }
+    }
+
+    /// Handles Apple's `429 TooManyProviderTokenUpdates` for a request that carried `token`: another process renewed
+    /// the key's token first. With a fleet store, it is asked for the newest token; alone, nothing is renewed (a new
+    /// token would only be refused again) and the token in use stays.
+    public func reportTooManyUpdates(_ token: ProviderToken) {
+        logger.warning(
+            "APNs refused a provider token update for this key (TooManyProviderTokenUpdates)",
+            metadata: [APNsMetadataKey.keyID: "\(keyID)"])
+        sharing.withLock { $0.renewalHandler }?(.tooManyUpdates)
+    }
+}
+
+extension ProviderTokenSource: ProviderTokenSharing {
+    public func signToken(issuedAt date: Date) throws -> SharedProviderToken {
+        let issuedAt = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        let jwt = try JWT.encode(
+            Claims(iss: teamID, iat: Int64(issuedAt.timeIntervalSince1970)), key: .es256(key), keyID: keyID)
+        return SharedProviderToken(jwt: jwt, issuedAt: issuedAt)
+    }
+
+    public func adopt(_ token: SharedProviderToken) {
+        sharing.withLock { $0.isShared = true }
+        state.withLock { state in
+            guard state.token?.jwt != token.jwt else { return }
+            state.token = ProviderToken(jwt: token.jwt, issuedAt: token.issuedAt)
+            state.policy.issued(at: token.issuedAt)
+        }
+    }
+
+    public func onRenewalNeeded(_ handler: @escaping @Sendable (ProviderTokenRenewalReason) -> Void) {
+        sharing.withLock { $0.renewalHandler = handler }
     }
 }

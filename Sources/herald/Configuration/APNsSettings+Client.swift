@@ -18,11 +18,11 @@ extension APNsSettings {
             key: try P256PrivateKey(contentsOfFile: keyPath), keyID: keyID, teamID: teamID, logger: logger)
     }
 
-    /// The sandbox and production pools, sharing the team's provider token.
-    /// - Throws: ``KeyError`` for an unusable `.p8`, `TLSError` for an unusable CA file.
-    func makeClient(logger: Logger) throws -> APNsClient {
+    /// The sandbox and production pools, sharing the team's provider token from `tokens`.
+    /// - Throws: `TLSError` for an unusable CA file.
+    func makeClient(tokens: ProviderTokenSource, logger: Logger) throws -> APNsClient {
         try APNsClient(
-            tokens: makeTokenSource(logger: logger), sandbox: clientConfiguration(for: .sandbox),
+            tokens: tokens, sandbox: clientConfiguration(for: .sandbox),
             production: clientConfiguration(for: .production), logger: logger)
     }
 }

@@ -7,18 +7,22 @@ import HeraldWebhook
 import Logging
 import Postgres
 
-/// The delivery engine with its APNs client (sandbox and production side by side) and webhook, wired from
-/// settings: what `herald worker` runs alone and `herald serve` runs beside the API.
+/// The delivery engine with its APNs client (sandbox and production side by side), the fleet's shared provider
+/// token and the webhook, wired from settings: what `herald worker` runs alone and `herald serve` runs beside the
+/// API.
 struct DeliveryRuntime {
     let engine: DeliveryEngine
     let apns: APNsClient
+    let tokens: ProviderTokenCoordinator
 
     init(
         client: PostgresClient, settings: APNsSettings, configuration: DeliveryEngineConfiguration,
         webhook webhookConfiguration: DeliveryWebhook.Configuration?, metrics factory: any MetricsFactory,
         logger: Logger
     ) throws {
-        apns = try settings.makeClient(logger: logger)
+        let source = try settings.makeTokenSource(logger: logger)
+        apns = try settings.makeClient(tokens: source, logger: logger)
+        tokens = ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
         let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)
@@ -29,7 +33,14 @@ struct DeliveryRuntime {
 
     /// Runs the APNs client and the engine until `stop` returns (a signal), then shuts down in order: stop
     /// claiming, finish or release what is in flight, close the APNs connections.
+    ///
+    /// The fleet's provider token is adopted before the first push, so a restarted or added process sends with the
+    /// token the others use rather than a new one Apple may refuse.
     func run(until stop: @escaping @Sendable () async -> Void) async {
+        let tokens = tokens
+        try? await tokens.synchronize()
+        let tokenTask = Task { await tokens.run() }
+        defer { tokenTask.cancel() }
         let apns = apns
         let apnsTask = Task { await apns.run() }
         let engine = engine

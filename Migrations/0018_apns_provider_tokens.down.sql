@@ -1,0 +1,1 @@
+DROP TABLE apns_provider_tokens;
