@@ -1,14 +1,19 @@
 import Foundation
 
 extension DeliveryEngine {
-    /// Sends one claimed batch and records every result: plan (no I/O), send, decide, record.
+    /// Sends one claimed batch and records every result: plan (no I/O), send, then decide and record each chunk of
+    /// answers as it arrives; what needed no request is recorded with the first chunk.
     func process(_ batch: [ClaimedDelivery]) async {
         metrics.adjustInFlight(by: batch.count)
         defer { metrics.adjustInFlight(by: -batch.count) }
         let plan = DeliveryPlanner(bundleID: configuration.bundleID).plan(batch, now: Date(), paused: isPaused)
-        let results = await send(plan.pushes, batch: batch)
-        var attempts = plan.attempts
-        decide(results, batch: batch, plan: plan, answeredAt: Date(), into: &attempts)
-        await record(attempts.compactMap { $0 })
+        var unsent = plan.attempts.compactMap { $0 }
+        for await results in send(plan.pushes, batch: batch) {
+            var attempts = [DeliveryAttempt?](repeating: nil, count: batch.count)
+            decide(results, batch: batch, plan: plan, answeredAt: Date(), into: &attempts)
+            await record(unsent + attempts.compactMap { $0 })
+            unsent.removeAll()
+        }
+        if !unsent.isEmpty { await record(unsent) }
     }
 }

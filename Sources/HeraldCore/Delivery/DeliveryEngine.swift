@@ -34,7 +34,7 @@ public final class DeliveryEngine: Sendable {
         var pausedReason: DeliveryReason?
         var burstGuardTripped = false
         /// Send tasks in flight, cancelled when the grace period ends.
-        var sends: [Int: Task<[SendResult], Never>] = [:]
+        var sends: [Int: Task<Void, Never>] = [:]
         var nextSendID = 0
         var graceOver = false
     }

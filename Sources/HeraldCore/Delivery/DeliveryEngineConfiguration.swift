@@ -25,6 +25,11 @@ public struct DeliveryEngineConfiguration: Sendable {
     public var depthInterval: Duration
     /// On shutdown, how long sends in flight may take before they are cancelled and released. Default 10 s.
     public var shutdownGracePeriod: Duration
+    /// Apple's answers are recorded at least this often while a batch is in flight, so a crash resends at most what
+    /// was answered in this window. Default 100 ms.
+    public var recordInterval: Duration
+    /// …or once this many answers have come, whichever is first. Default 500.
+    public var recordCount: Int
     /// Retry and attempt limits.
     public var policy: DeliveryPolicy
     /// The deactivation burst guard's thresholds.
@@ -34,7 +39,8 @@ public struct DeliveryEngineConfiguration: Sendable {
         workerID: String = DeliveryEngineConfiguration.defaultWorkerID(), bundleID: String?, keyID: String = "",
         workers: Int = 4, batchSize: Int = 500, lease: Duration = .seconds(120), pollInterval: Duration = .seconds(1),
         rescueInterval: Duration = .seconds(10), depthInterval: Duration = .seconds(5),
-        shutdownGracePeriod: Duration = .seconds(10), policy: DeliveryPolicy = DeliveryPolicy(),
+        shutdownGracePeriod: Duration = .seconds(10), recordInterval: Duration = .milliseconds(100),
+        recordCount: Int = 500, policy: DeliveryPolicy = DeliveryPolicy(),
         burstGuard: BurstGuard = BurstGuard()
     ) {
         self.workerID = String(workerID.prefix(200))
@@ -47,6 +53,8 @@ public struct DeliveryEngineConfiguration: Sendable {
         self.rescueInterval = rescueInterval
         self.depthInterval = depthInterval
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.recordInterval = recordInterval
+        self.recordCount = max(1, recordCount)
         self.policy = policy
         self.burstGuard = burstGuard
     }

@@ -101,12 +101,14 @@ struct DeliveryPlanner {
         }
         do {
             var template = try PushTemplate(
-                message: message, payload: payload, appearance: delivery.appearance, expiresAt: delivery.expiresAt)
+                message: message, payload: payload, appearance: delivery.appearance,
+                notificationID: delivery.notificationID, expiresAt: delivery.expiresAt)
             if shortened {
                 // Apple found the payload too large although it fit the documented limit: cut the body further.
                 template = try PushTemplate(
                     message: message, payload: payload, appearance: delivery.appearance,
-                    expiresAt: delivery.expiresAt, payloadLimit: template.payloadJSON.count * 3 / 4)
+                    notificationID: delivery.notificationID, expiresAt: delivery.expiresAt,
+                    payloadLimit: template.payloadJSON.count * 3 / 4)
             }
             return .success(
                 PreparedContent(

@@ -12,19 +12,21 @@ public struct PushTemplate: Sendable {
 
     /// Builds the push of `message`'s `payload` for a user with `appearance`.
     /// - Parameters:
+    ///   - notificationID: Names the push on the device (`apns-collapse-id`) when the message has no collapse id of
+    ///     its own, so a copy resent after a crash replaces the first instead of showing twice.
     ///   - expiresAt: The notification's `expires_at`, sent as `apns-expiration`.
     ///   - payloadLimit: Bytes the payload may take; the body is shortened to fit. Default: the push type's limit.
     /// - Throws: ``PayloadError`` when the payload cannot fit.
     public init(
-        message: NotificationMessage, payload: Payload, appearance: PushAppearance, expiresAt: Date?,
-        payloadLimit: Int? = nil
+        message: NotificationMessage, payload: Payload, appearance: PushAppearance, notificationID: UUID,
+        expiresAt: Date?, payloadLimit: Int? = nil
     ) throws(PayloadError) {
         let limit = min(payloadLimit ?? message.pushType.payloadLimit, message.pushType.payloadLimit)
         payloadJSON = try appearance.applied(to: payload).fitted(toLimit: limit).json
         pushType = message.pushType
         priority = message.priority
         expiration = expiresAt.map { .at($0) }
-        collapseID = message.collapseID
+        collapseID = message.collapseID ?? CollapseID(notificationID.uuidString.lowercased())
     }
 
     /// The request for one device. The payload was checked when the template was built, so only the

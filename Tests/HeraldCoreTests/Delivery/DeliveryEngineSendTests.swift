@@ -29,6 +29,32 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// Answers are recorded as they arrive, not when the whole batch is answered: with one push of a batch left
+        /// unanswered, the others are already `sent` in the database, so a crash now would resend only that one.
+        @Test func answersAreRecordedWhileASlowPushOfTheBatchIsStillOut() async throws {
+            let harness = try await EngineHarness.start()
+            harness.sandbox.script(deviceTokenPrefix: "5710", .stall)
+            let user = try await harness.insertUser()
+            let notification = try await harness.insertNotification(.alert(body: "Some answered"))
+            var quick: [UUID] = []
+            for index in 1...3 {
+                let device = try await harness.insertDevice(user: user, token: EngineHarness.token("ab\(index)"))
+                quick.append(try await harness.insertDelivery(notification: notification, user: user, device: device))
+            }
+            let stalled = try await harness.insertDevice(user: user, token: EngineHarness.token("5710"))
+            let slow = try await harness.insertDelivery(notification: notification, user: user, device: stalled)
+            let engine = harness.makeEngine()
+            let answered = quick
+            let recorded = try await harness.run(engine, timeout: .seconds(10)) {
+                var states: [String] = []
+                for id in answered { states.append(try await harness.delivery(id).state) }
+                return states.allSatisfy { $0 == "sent" }
+            }
+            #expect(recorded, "the three answered pushes were not recorded while the fourth was out")
+            #expect(try await harness.delivery(slow).state == "pending", "the unanswered push is still claimed")
+            try await harness.stop()
+        }
+
         @Test func pushReachesTheMockWithHeadersTopicAndPayload() async throws {
             let harness = try await EngineHarness.start()
             let user = try await harness.insertUser(sound: false, badge: true)

@@ -12,6 +12,8 @@ import Testing
             custom: ["type": .string("new_feedback"), "feedbackId": .string("f-1")]),
         priority: .powerConsidered, collapseID: CollapseID("feedback-f-1"))
 
+    static let notificationID = UUID()
+
     func payload(_ template: PushTemplate) throws -> Payload {
         try JSONDecoder().decode(Payload.self, from: template.payloadJSON)
     }
@@ -20,10 +22,12 @@ import Testing
         let payload = try #require(message.payload(for: .default))
         let quiet = try PushTemplate(
             message: message, payload: payload, appearance: PushAppearance(soundEnabled: false, badgeEnabled: false),
-            expiresAt: nil)
+            notificationID: Self.notificationID, expiresAt: nil)
         #expect(try self.payload(quiet).aps.sound == nil)
         #expect(try self.payload(quiet).aps.badge == nil)
-        let loud = try PushTemplate(message: message, payload: payload, appearance: PushAppearance(), expiresAt: nil)
+        let loud = try PushTemplate(
+            message: message, payload: payload, appearance: PushAppearance(), notificationID: Self.notificationID,
+            expiresAt: nil)
         #expect(try self.payload(loud).aps.sound == .default)
         #expect(try self.payload(loud).aps.badge == 3)
         #expect(try self.payload(loud).custom["feedbackId"] == .string("f-1"))
@@ -34,15 +38,31 @@ import Testing
         long.aps.alert?.body = String(repeating: "é", count: 5_000)
         let expiry = Date(timeIntervalSince1970: 2_000_000_000)
         let template = try PushTemplate(
-            message: message, payload: long, appearance: PushAppearance(), expiresAt: expiry)
+            message: message, payload: long, appearance: PushAppearance(), notificationID: Self.notificationID,
+            expiresAt: expiry)
         #expect(template.payloadJSON.count <= 4096)
         #expect(template.priority == .powerConsidered)
         #expect(template.collapseID?.value == "feedback-f-1")
         #expect(template.expiration == .at(expiry))
         let shorter = try PushTemplate(
-            message: message, payload: long, appearance: PushAppearance(), expiresAt: nil, payloadLimit: 2000)
+            message: message, payload: long, appearance: PushAppearance(), notificationID: Self.notificationID,
+            expiresAt: nil, payloadLimit: 2000)
         #expect(shorter.payloadJSON.count <= 2000)
         #expect(try payload(shorter).aps.alert?.body?.hasSuffix(Payload.truncationMark) == true)
+    }
+
+    /// Every push names its notification on the device, so a copy resent after a crash replaces the first; the
+    /// backend's own collapse id wins.
+    @Test func aPushWithoutItsOwnCollapseIDCarriesItsNotifications() throws {
+        let plain = NotificationMessage(payload: Payload(aps: APS(alert: Alert(body: "Hi"))))
+        let template = try PushTemplate(
+            message: plain, payload: try #require(plain.payload(for: .default)), appearance: PushAppearance(),
+            notificationID: Self.notificationID, expiresAt: nil)
+        #expect(template.collapseID?.value == Self.notificationID.uuidString.lowercased())
+        let own = try PushTemplate(
+            message: message, payload: try #require(message.payload(for: .default)), appearance: PushAppearance(),
+            notificationID: Self.notificationID, expiresAt: nil)
+        #expect(own.collapseID?.value == "feedback-f-1")
     }
 }
 
