@@ -114,6 +114,11 @@ public final class APNsMockServer: Sendable {
         state.script(prefix: prefix, verdict: verdict)
     }
 
+    /// Forgets every scripted verdict: the mock answers as Apple would again.
+    public func clearScripts() {
+        state.clearScripts()
+    }
+
     /// Sends GOAWAY on the connection that writes the `count`-th response (counted from the start), once.
     public func injectGoAway(afterResponses count: Int) {
         state.updateFaults { $0.goAwayAfterResponses = count }

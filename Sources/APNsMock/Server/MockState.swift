@@ -55,6 +55,10 @@ final class MockState: Sendable {
         storage.withLock { $0.scripts.append((prefix.lowercased(), verdict)) }
     }
 
+    func clearScripts() {
+        storage.withLock { $0.scripts.removeAll() }
+    }
+
     func scriptedVerdict(forDeviceToken token: Substring) -> MockVerdict? {
         storage.withLock { storage in
             guard !storage.scripts.isEmpty else { return nil }

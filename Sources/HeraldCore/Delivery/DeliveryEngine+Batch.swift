@@ -9,6 +9,7 @@ extension DeliveryEngine {
         let plan = DeliveryPlanner(bundleID: configuration.bundleID).plan(batch, now: Date(), paused: isPaused)
         var unsent = plan.attempts.compactMap { $0 }
         for await results in send(plan.pushes, batch: batch) {
+            noteAnswers(results)
             var attempts = [DeliveryAttempt?](repeating: nil, count: batch.count)
             decide(results, batch: batch, plan: plan, answeredAt: Date(), into: &attempts)
             await record(unsent + attempts.compactMap { $0 })

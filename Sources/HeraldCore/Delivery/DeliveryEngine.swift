@@ -33,6 +33,10 @@ public final class DeliveryEngine: Sendable {
         /// The reason the key is paused, or nil.
         var pausedReason: DeliveryReason?
         var burstGuardTripped = false
+        /// Whether Apple is answering normally, probed, or refusing the service (then sending pauses).
+        var health = SendHealth()
+        /// A worker is sending the one probe push; the others wait for its answer.
+        var probing = false
         /// Send tasks in flight, cancelled when the grace period ends.
         var sends: [Int: Task<Void, Never>] = [:]
         var nextSendID = 0
@@ -144,17 +148,24 @@ public final class DeliveryEngine: Sendable {
                 await doorbell.wait(after: generation, timeout: configuration.pollInterval)
                 continue
             }
+            let (limit, isProbe, pause) = claimLimit()
+            guard limit > 0 else {
+                await doorbell.wait(after: generation, timeout: pause ?? configuration.pollInterval)
+                continue
+            }
             let batch: [ClaimedDelivery]
             do {
                 batch = try await store.claim(
-                    limit: configuration.batchSize, workerID: configuration.workerID, lease: configuration.lease)
+                    limit: limit, workerID: configuration.workerID, lease: configuration.lease)
             } catch {
+                if isProbe { endProbe() }
                 logger.error("claiming deliveries failed", metadata: [DeliveryMetadataKey.error: "\(error)"])
                 await doorbell.wait(after: generation, timeout: configuration.pollInterval)
                 continue
             }
             if !batch.isEmpty { await process(batch) }
-            if batch.count < configuration.batchSize {
+            if isProbe { endProbe() }
+            if batch.count < limit {
                 await doorbell.wait(after: generation, timeout: configuration.pollInterval)
             }
         }

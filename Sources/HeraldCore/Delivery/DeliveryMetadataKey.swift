@@ -9,4 +9,5 @@ enum DeliveryMetadataKey {
     static let error = "herald.error"
     static let count = "herald.delivery.count"
     static let share = "herald.delivery.burst_share"
+    static let pause = "herald.apns.pause"
 }

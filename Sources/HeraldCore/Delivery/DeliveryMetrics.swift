@@ -21,6 +21,7 @@ public final class DeliveryMetrics: Sendable {
         public static let inFlight = "herald_deliveries_in_flight"
         public static let connections = "herald_apns_connections"
         public static let pausedKeys = "herald_paused_keys"
+        public static let backoff = "herald_apns_backoff_seconds"
     }
 
     /// Upper bounds of the APNs latency histogram's buckets, from 5 ms to 10 s.
@@ -42,6 +43,7 @@ public final class DeliveryMetrics: Sendable {
     private let inFlight: Meter
     private let connections: Gauge
     private let pausedKeys: Gauge
+    private let backoff: Gauge
     private let paused = Mutex(false)
 
     /// Creates every metric at zero, so a scrape shows them before the first delivery.
@@ -58,7 +60,8 @@ public final class DeliveryMetrics: Sendable {
         inFlight = Meter(label: Name.inFlight, factory: factory)
         connections = Gauge(label: Name.connections, factory: factory)
         pausedKeys = Gauge(label: Name.pausedKeys, factory: factory)
-        for gauge in [outboxDepth, connections, pausedKeys] { gauge.record(0) }
+        backoff = Gauge(label: Name.backoff, factory: factory)
+        for gauge in [outboxDepth, connections, pausedKeys, backoff] { gauge.record(0) }
         inFlight.set(0)
     }
 
@@ -87,6 +90,9 @@ public final class DeliveryMetrics: Sendable {
     func setOutboxDepth(_ depth: Int) { outboxDepth.record(depth) }
     /// Sets the APNs connection gauge (the owner of the pools knows their size).
     public func setConnections(_ count: Int) { connections.record(count) }
+
+    /// Sets the length of the sending pause Apple's service refusals started; 0 when sending normally.
+    func setBackoff(_ pause: Duration) { backoff.record(pause.seconds) }
 
     func setPaused(_ isPaused: Bool) {
         let newlyPaused = paused.withLock { paused in

@@ -93,6 +93,10 @@ public struct DeliveryPolicy: Hashable, Sendable {
         case .expiredProviderToken:
             // The connection has already renewed the token; only this push needs sending again.
             return retry(reason: .apple(reason), facts: facts, now: now, jitter: jitter)
+        case _ where SendHealth.isServiceRefusal(reason):
+            // The service or the key refused, not this device: sending pauses (SendHealth) and the push waits
+            // without spending an attempt.
+            return .release(reason: .apple(reason))
         default:
             break
         }

@@ -92,10 +92,10 @@ extension Networked {
         @Test func transientErrorsAreRetriedUpToTheLimit() async throws {
             let harness = try await EngineHarness.start()
             harness.sandbox.script(
-                deviceTokenPrefix: "503", .reject(status: 503, reason: "ServiceUnavailable", timestamp: nil))
+                deviceTokenPrefix: "500", .reject(status: 500, reason: "InternalServerError", timestamp: nil))
             harness.sandbox.script(
                 deviceTokenPrefix: "429", .reject(status: 429, reason: "TooManyRequests", timestamp: nil))
-            let unavailable = try await single(harness, token: EngineHarness.token("503"))
+            let unavailable = try await single(harness, token: EngineHarness.token("500"))
             let limited = try await single(harness, token: EngineHarness.token("429"))
             let done = try await harness.run(harness.makeEngine()) {
                 let first = try await harness.delivery(unavailable.delivery).state

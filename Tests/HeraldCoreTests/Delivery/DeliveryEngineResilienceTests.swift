@@ -156,5 +156,37 @@ extension Networked {
             #expect(attempts == 0)
             try await harness.stop()
         }
+
+        /// Apple refusing the service (503 to everything) pauses sending: a handful of probes go out during the
+        /// outage instead of every delivery retrying on its own schedule, no attempt is spent, and everything is
+        /// delivered once Apple answers again.
+        @Test func aServiceOutagePausesSendingAndSpendsNoAttempts() async throws {
+            let harness = try await EngineHarness.start()
+            harness.sandbox.script(
+                deviceTokenPrefix: "", .reject(status: 503, reason: "ServiceUnavailable", timestamp: nil))
+            let notification = try await harness.insertFanOut(count: 200, tokenPrefix: "0ff")
+            let engine = harness.makeEngine()
+            let runner = Task { await engine.run() }
+            try await Task.sleep(for: .seconds(4))
+            let duringOutage = harness.sandbox.recordedRequests.count
+            harness.sandbox.clearScripts()
+            var delivered = false
+            for _ in 0..<300 where !delivered {
+                delivered = try await harness.states(of: notification)["sent"] == 200
+                if !delivered { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            engine.shutdownGracefully()
+            await runner.value
+            #expect(delivered)
+            #expect(duringOutage >= 2, "a probe, and another after the first pause")
+            #expect(duringOutage <= 6, "\(duringOutage) requests in 4 s of outage: one probe per pause (1, 2, 4 s)")
+            let spent = try await harness.client.query(
+                "SELECT max(attempts) FROM deliveries WHERE notification_id = \(notification)"
+            ).scalar(Int.self)
+            #expect(spent == 1, "refused pushes went back without spending an attempt")
+            #expect(engine.recorded.backoffSeconds.contains { $0 > 0 })
+            #expect(engine.recorded.backoffSeconds.last == 0)
+            try await harness.stop()
+        }
     }
 }

@@ -83,7 +83,7 @@ import Testing
         #expect(bad.state == .pending)
     }
 
-    @Test(arguments: [APNsReason.tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown])
+    @Test(arguments: [APNsReason.tooManyRequests, .internalServerError])
     func transientRejectionsBackOff(reason: APNsReason) {
         #expect(
             decide(rejected(reason), facts(attempt: 1))
@@ -101,8 +101,18 @@ import Testing
         #expect(outcome.logStatus == .retrying)
     }
 
+    /// Refusals of the service or the key, not the device, pause sending (SendHealth); the push waits without
+    /// spending an attempt, however many it had.
+    @Test(arguments: [APNsReason.serviceUnavailable, .shutdown, .tooManyProviderTokenUpdates])
+    func serviceRefusalsPutThePushBackWithoutSpendingAnAttempt(reason: APNsReason) {
+        let outcome = decide(rejected(reason), facts(attempt: 3))
+        #expect(outcome == .release(reason: .apple(reason)))
+        #expect(outcome.refundsAttempt)
+    }
+
     @Test func attemptLimitEndsRetries() {
-        #expect(decide(rejected(.serviceUnavailable), facts(attempt: 3)) == .fail(reason: .apple(.serviceUnavailable)))
+        #expect(
+            decide(rejected(.internalServerError), facts(attempt: 3)) == .fail(reason: .apple(.internalServerError)))
     }
 
     @Test func retriesNeverPassTheExpiration() {

@@ -15,6 +15,11 @@ public struct RecordedMetrics {
         Int((try? factory.expectCounter(DeliveryMetrics.Name.withheld))?.totalValue ?? 0)
     }
 
+    /// Every value `herald_apns_backoff_seconds` took, in order.
+    public var backoffSeconds: [Double] {
+        (try? factory.expectGauge(DeliveryMetrics.Name.backoff))?.values ?? []
+    }
+
     /// `herald_deliveries_in_flight`.
     public var inFlight: Int {
         Int((try? factory.expectMeter(DeliveryMetrics.Name.inFlight))?.lastValue ?? 0)
