@@ -6,6 +6,7 @@ import HeraldTesting
 import Hummingbird
 import Postgres
 import Testing
+import Yams
 
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct OpenAPITests {
     /// `(method, path)` of every operation under `paths:` in the document.
@@ -30,6 +31,26 @@ import Testing
             }
         }
         return result
+    }
+
+    /// Every response of every operation is a map a YAML parser reads: a status listed among another status's
+    /// lines breaks the document for every client generator while the line-based checks here still pass.
+    @Test func theDocumentIsValidYAMLWithAResponseMapPerOperation() throws {
+        let document = try #require(OpenAPIDocument.load())
+        let root = try #require(try Yams.load(yaml: document) as? [String: Any])
+        let paths = try #require(root["paths"] as? [String: Any])
+        var operations = 0
+        for (path, item) in paths {
+            let methods = try #require(item as? [String: Any], "\(path)")
+            for (method, operation) in methods where ["get", "put", "post", "patch", "delete"].contains(method) {
+                let responses = try #require((operation as? [String: Any])?["responses"] as? [String: Any])
+                for (status, response) in responses {
+                    #expect(response is [String: Any], "\(method) \(path) \(status)")
+                }
+                operations += 1
+            }
+        }
+        #expect(operations == 28)
     }
 
     @Test func documentAndRoutesAgree() async throws {
