@@ -43,4 +43,19 @@ import Testing
             #expect(answer.field == item.field, "\(answer.text)")
         }
     }
+
+    /// A served path with a method it is not served with is a 405 naming the methods it has; a path nobody serves is
+    /// a 404.
+    @Test func aWrongMethodOnAServedPathIs405WithAllow() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let wrong = try await api.call(.patch, "/api/v1/users/u1", headers: harness.admin())
+            #expect(wrong.status == .methodNotAllowed)
+            #expect(wrong.error == "method_not_allowed")
+            #expect(wrong.headers[.allow] == "DELETE, PUT")
+            let stats = try await api.call(.post, "/api/v1/stats", headers: harness.admin())
+            #expect(stats.status == .methodNotAllowed && stats.headers[.allow] == "GET")
+            #expect(try await api.call(.get, "/api/v1/nowhere", headers: harness.admin()).status == .notFound)
+        }
+    }
 }

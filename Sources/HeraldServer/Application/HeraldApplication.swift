@@ -8,8 +8,9 @@ public enum HeraldApplication {
     /// The router with every route and middleware; `routes` lists what it serves.
     public static func router(settings: ServerSettings, services: HeraldServices) -> Router<HeraldRequestContext> {
         let router = Router(context: HeraldRequestContext.self)
+        let shapes = RouteShapes()
         router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(routes: shapes))
         router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
         router.add(middleware: InputHygieneMiddleware())
         HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)
@@ -27,6 +28,7 @@ public enum HeraldApplication {
         StatsRoutes(logs: logs).register(on: router)
         MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere).register(on: router)
         DashboardRoutes().register(on: router)
+        shapes.fill(from: router.routes)
         return router
     }
 

@@ -22,6 +22,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable, CustomStr
     public var code: APIErrorCode
     public var message: String
     public var field: String?
+    /// For 405: the methods the path is served with, sent as `Allow`.
+    public var allowedMethods: [String] = []
 
     public init(_ status: HTTPResponse.Status, _ code: APIErrorCode, _ message: String, field: String? = nil) {
         self.status = status
@@ -57,6 +59,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, Equatable, CustomStr
             Body(error: code.rawValue, message: message, field: field), from: request, context: context)
         response.status = status
         if status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        if !allowedMethods.isEmpty { response.headers[.allow] = allowedMethods.joined(separator: ", ") }
         // Clients and load balancers back off instead of retrying at once; the pool frees sessions within seconds.
         if status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
         return response

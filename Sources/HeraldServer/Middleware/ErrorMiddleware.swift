@@ -9,6 +9,9 @@ import NIOCore
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = HeraldRequestContext
 
+    /// What the router serves, to tell a wrong method (405) from a path nobody serves (404).
+    let routes: RouteShapes
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -22,7 +25,14 @@ struct ErrorMiddleware: RouterMiddleware {
             throw APIError.payloadTooLarge
         } catch let error as HTTPError {
             switch error.status {
-            case .notFound: throw APIError.notFound("no such route")
+            case .notFound:
+                let allowed = routes.methods(forPath: request.uri.path)
+                guard allowed.isEmpty else {
+                    var error = APIError(.methodNotAllowed, .methodNotAllowed, "method not allowed here")
+                    error.allowedMethods = allowed
+                    throw error
+                }
+                throw APIError.notFound("no such route")
             case .methodNotAllowed: throw APIError(.methodNotAllowed, .methodNotAllowed, "method not allowed here")
             case .contentTooLarge: throw APIError.payloadTooLarge
             default: throw APIError(error.status, .validationFailed, error.body ?? error.status.reasonPhrase)
