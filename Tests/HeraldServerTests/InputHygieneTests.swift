@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HeraldCore
 import HeraldTesting
 import Testing
 
@@ -56,6 +57,20 @@ import Testing
             let stats = try await api.call(.post, "/api/v1/stats", headers: harness.admin())
             #expect(stats.status == .methodNotAllowed && stats.headers[.allow] == "GET")
             #expect(try await api.call(.get, "/api/v1/nowhere", headers: harness.admin()).status == .notFound)
+        }
+    }
+
+    /// An id may hold `@` and `:`, which clients percent-encode in a path; the encoded form names the same user.
+    @Test func percentEncodedIDsInPathsAreTheIDs() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let created = try await api.call(
+                .put, "/api/v1/users/ada%40example.com", headers: harness.admin(),
+                json: #"{"email":"ada@example.com","name":"Ada"}"#)
+            #expect(created.status == .created, "\(created.text)")
+            #expect(created.json?["id"]?.stringValue == "ada@example.com")
+            let deleted = try await api.call(.delete, "/api/v1/users/ada@example.com", headers: harness.admin())
+            #expect(deleted.status == .noContent)
         }
     }
 }

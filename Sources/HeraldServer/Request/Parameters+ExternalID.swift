@@ -3,17 +3,23 @@ import HeraldCore
 import Hummingbird
 
 extension HeraldRequestContext {
-    /// The path parameter `name` as a backend id (422 when it is not one).
+    /// The path parameter `name` as a backend id (422 when it is not one). Clients may percent-encode the `@` and
+    /// `:` an id can hold (`ada%40example.com`), so the segment is decoded first.
     func externalID(_ name: String) throws(APIError) -> ExternalID {
-        guard let text = parameters.get(name), let id = ExternalID(text) else { throw JSONObject.badID(name) }
+        guard let text = decodedParameter(name), let id = ExternalID(text) else { throw JSONObject.badID(name) }
         return id
     }
 
     /// The path parameter `name` as a UUID (422 when it is not one).
     func uuid(_ name: String) throws(APIError) -> UUID {
-        guard let text = parameters.get(name), let id = UUID(uuidString: text) else {
+        guard let text = decodedParameter(name), let id = UUID(uuidString: text) else {
             throw APIError.validation("must be a UUID", field: name)
         }
         return id
+    }
+
+    /// The path parameter `name`, percent-decoded (the router hands segments over as they came).
+    private func decodedParameter(_ name: String) -> String? {
+        parameters.get(name).flatMap { $0.removingPercentEncoding }
     }
 }
