@@ -12,17 +12,18 @@ extension DeliveryEngine {
             let limit = state.health.claimLimit(batchSize: configuration.batchSize, at: now)
             guard limit > 0 else { return (0, false, state.health.remainingPause(at: now)) }
             guard state.health.state == .probing else { return (limit, false, nil) }
-            // The others wait for the probe's answer, which rings the doorbell.
+            // The others wait for the probe's answer (a normal one rings the doorbell) or their next poll.
             if state.probing { return (0, false, nil) }
             state.probing = true
             return (1, true, nil)
         }
     }
 
-    /// The probing worker is done, answered or with nothing to send; the others may look again.
+    /// The probing worker is done, answered or with nothing to send. It does not ring the doorbell: a probe Apple
+    /// answered normally already woke the others (``noteAnswers(_:)``), and after an empty or refused probe they look
+    /// again at their next poll; ringing here would set idle workers probing an empty outbox in turn, without pause.
     func endProbe() {
         state.withLock { $0.probing = false }
-        doorbell.ring()
     }
 
     /// Feeds a chunk of Apple's answers to ``SendHealth``: a service refusal pauses sending, a normal answer to a

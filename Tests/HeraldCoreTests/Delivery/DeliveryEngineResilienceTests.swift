@@ -188,5 +188,27 @@ extension Networked {
             #expect(engine.recorded.backoffSeconds.last == 0)
             try await harness.stop()
         }
+
+        /// An idle engine (nothing to send, nothing answered yet, so still probing) polls at its poll interval; its
+        /// workers must not take turns probing an empty outbox without pause, a hot loop toward the database.
+        @Test func anIdleEngineDoesNotSpinOnTheDatabase() async throws {
+            let harness = try await EngineHarness.start()
+            let engine = harness.makeEngine()
+            let runner = Task { await engine.run() }
+            func commits() async throws -> Int {
+                try await harness.client.query(
+                    "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+                ).scalar(Int.self)
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let before = try await commits()
+            try await Task.sleep(for: .seconds(2))
+            let during = try await commits() - before
+            engine.shutdownGracefully()
+            await runner.value
+            // Two workers polling every 100 ms, the rescuer every 300 ms and the depth gauge: under a hundred in 2 s.
+            #expect(during < 200, "\(during) transactions in 2 s of idling")
+            try await harness.stop()
+        }
     }
 }
