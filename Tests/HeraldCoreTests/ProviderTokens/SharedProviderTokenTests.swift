@@ -27,14 +27,19 @@ import Testing
         return Process(source: source, coordinator: coordinator)
     }
 
+    /// A client on a new migrated database: the store the processes of one test share.
+    static func database() async throws -> PostgresClient {
+        PostgresClient(
+            configuration: try PostgresConfiguration(try await TestDatabases.shared.heraldDatabase()),
+            logger: Logger(label: "test"))
+    }
+
     static func generations(_ client: PostgresClient, _ key: TestSigningKey) async throws -> Int {
         try await client.query("SELECT count(*) FROM apns_provider_tokens WHERE key_id = \(key.keyID)").scalar(Int.self)
     }
 
     @Test func processesAndRestartsUseTheFirstStoredToken() async throws {
-        let client = PostgresClient(
-            configuration: try PostgresConfiguration(try await TestDatabases.shared.heraldDatabase()),
-            logger: Logger(label: "test"))
+        let client = try await Self.database()
         defer { client.shutdown() }
         let key = TestSigningKey.generate()
         let clock = ManualClock()
@@ -57,9 +62,7 @@ import Testing
     }
 
     @Test func exactlyOneRenewalPerGenerationAcrossTheFleet() async throws {
-        let client = PostgresClient(
-            configuration: try PostgresConfiguration(try await TestDatabases.shared.heraldDatabase()),
-            logger: Logger(label: "test"))
+        let client = try await Self.database()
         defer { client.shutdown() }
         let key = TestSigningKey.generate()
         let clock = ManualClock()
@@ -80,9 +83,7 @@ import Testing
     }
 
     @Test func anExpiryRenewsOnlyATokenOldEnoughAndTooManyUpdatesRenewsNothing() async throws {
-        let client = PostgresClient(
-            configuration: try PostgresConfiguration(try await TestDatabases.shared.heraldDatabase()),
-            logger: Logger(label: "test"))
+        let client = try await Self.database()
         defer { client.shutdown() }
         let key = TestSigningKey.generate()
         let clock = ManualClock()
@@ -112,9 +113,7 @@ extension Networked {
         @Test func aProcessStartedLaterIsNotLockedOut() async throws {
             let harness = try await MockHarness.start()
             defer { Task { try await harness.stop() } }
-            let client = PostgresClient(
-                configuration: try PostgresConfiguration(try await TestDatabases.shared.heraldDatabase()),
-                logger: Logger(label: "test"))
+            let client = try await SharedProviderTokenTests.database()
             defer { client.shutdown() }
             let clock = ManualClock()
             let later = ManualClock(clock.now().addingTimeInterval(120))
