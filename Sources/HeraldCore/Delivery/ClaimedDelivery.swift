@@ -35,8 +35,6 @@ public struct ClaimedDelivery: Sendable {
     let rowLocation: RowLocation
 
     public var notificationType: String { notification.type }
-    /// The payload this recipient gets, or nil when the stored message could not be read.
-    public var payload: Payload? { try? notification.message.get().payload(for: variant) }
     public var notificationCanceled: Bool { notification.canceled }
     public var expiresAt: Date? { notification.expiresAt }
     public var projectID: UUID? { notification.projectID }
