@@ -34,6 +34,23 @@ import Testing
             method: .post, path: "/api/v1/notifications",
             body: #"{"userIds":["u1"],"alert":{"body":"hi"},"data":{"\u0000":"x"}}"#, status: .unprocessableContent,
             field: "data"),
+        // What PostgreSQL's [[:cntrl:]] matches beyond C0 (here a C1 control) is refused before the database sees it.
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"type":"a\u0092"}"#,
+            status: .unprocessableContent, field: "type"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sound":null}"#,
+            status: .unprocessableContent, field: "sound"),
+        Case(
+            method: .post, path: "/api/v1/notifications", body: #"{"userIds":["u1"],"badge":2147483648}"#,
+            status: .unprocessableContent, field: "badge"),
+        Case(
+            method: .get, path: "/api/v1/logs?cursor=12345678901234567_00000000-0000-0000-0000-000000000000",
+            status: .unprocessableContent, field: "cursor"),
+        Case(method: .get, path: "/api/v1/stats?window=01h", status: .unprocessableContent, field: "window"),
+        Case(method: .get, path: "/api/v1/stats?window=%2B1h", status: .unprocessableContent, field: "window"),
     ]
 
     @Test(arguments: cases) func refusedNamingWhereAndNeverA500(_ item: Case) async throws {
@@ -45,8 +62,8 @@ import Testing
         }
     }
 
-    /// A served path with a method it is not served with is a 405 naming the methods it has; a path nobody serves is
-    /// a 404.
+    /// A served path with a method it is not served with is a 405 naming the methods the router serves it with; a
+    /// path nobody serves is a 404.
     @Test func aWrongMethodOnAServedPathIs405WithAllow() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in
@@ -56,6 +73,9 @@ import Testing
             #expect(wrong.headers[.allow] == "DELETE, PUT")
             let stats = try await api.call(.post, "/api/v1/stats", headers: harness.admin())
             #expect(stats.status == .methodNotAllowed && stats.headers[.allow] == "GET")
+            // The router takes the literal `register` over `{deviceId}`, so DELETE is not served here.
+            let register = try await api.call(.delete, "/api/v1/devices/register", headers: harness.admin())
+            #expect(register.status == .methodNotAllowed && register.headers[.allow] == "POST")
             #expect(try await api.call(.get, "/api/v1/nowhere", headers: harness.admin()).status == .notFound)
         }
     }

@@ -39,7 +39,7 @@ import Testing
 
             let tooLate = try await api.call(
                 .patch, "/api/v1/notifications/\(id)", headers: send, json: #"{"sendAt":"2099-07-01T00:00:00Z"}"#)
-            #expect(tooLate.status == .unprocessableContent)
+            #expect(tooLate.status == .conflict)
             #expect(tooLate.field == "sendAt")
 
             let soon = ISO8601DateFormatter().string(from: Date(timeIntervalSinceNow: 1))
@@ -51,7 +51,7 @@ import Testing
 
             let afterwards = try await api.call(
                 .patch, "/api/v1/notifications/\(id)", headers: send, json: #"{"alert":{"body":"too late"}}"#)
-            #expect(afterwards.status == .unprocessableContent)
+            #expect(afterwards.status == .conflict)
             #expect(afterwards.field == "state")
         }
     }

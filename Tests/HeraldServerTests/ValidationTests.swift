@@ -47,7 +47,7 @@ import Testing
             field: "userId"),
         Case(
             method: .put, path: "/api/v1/projects/p1", body: #"{"name":"P","ownerId":"nobody"}"#,
-            status: .unprocessableContent, code: "validation_failed", field: "ownerId"),
+            status: .notFound, code: "not_found", field: "ownerId"),
         Case(
             method: .put, path: "/api/v1/projects/p1", body: #"{"name":"P","ownerId":"bad id"}"#,
             status: .unprocessableContent, code: "validation_failed", field: "ownerId"),
@@ -106,7 +106,7 @@ import Testing
         Case(
             method: .post, path: "/api/v1/events",
             body: #"{"type":"new_feedback","projectId":"nowhere","feedback":{"id":"f","title":"T"}}"#,
-            status: .unprocessableContent, code: "validation_failed", field: "projectId"),
+            status: .notFound, code: "not_found", field: "projectId"),
         Case(
             method: .post, path: "/api/v1/events",
             body: #"{"type":"status_change","projectId":"p1","feedback":{"id":"f","title":"T"},"newStatus":"Done!"}"#,

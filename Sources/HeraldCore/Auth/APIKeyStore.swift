@@ -24,7 +24,7 @@ public struct APIKeyStore: Sendable {
     /// Creates a key: `hk_` followed by 32 random bytes in base64url.
     /// - Throws: ``DomainError`` `.invalid` when the name is empty or longer than 100 characters.
     public func create(name: String, scope: APIKeyScope) async throws -> CreatedAPIKey {
-        guard (1...100).contains(name.count) else {
+        guard (1...100).contains(name.codePointCount) else {
             throw DomainError.invalid("must be 1 to 100 characters", field: "name")
         }
         let secret = Self.keyPrefix + Base64URL.encode(SecureRandom.bytes(count: 32))

@@ -84,11 +84,11 @@ public struct Directory: Sendable {
     }
 
     /// Creates or updates a project. - Returns: the project and whether it was created.
-    /// - Throws: ``DomainError`` `.invalid` (field `ownerId`) when the owner is not a known user.
+    /// - Throws: ``DomainError`` `.notFound` (field `ownerId`) when the owner is not a known user.
     public func putProject(_ id: ExternalID, name: String, owner: ExternalID) async throws -> (
         project: Project, created: Bool
     ) {
-        guard (1...256).contains(name.count) else {
+        guard (1...256).contains(name.codePointCount) else {
             throw DomainError.invalid("must be 1 to 256 characters", field: "name")
         }
         let rows = try await client.query(
@@ -103,7 +103,7 @@ public struct Directory: Sendable {
             )
             SELECT \(unescaped: Self.projectColumns), p.inserted FROM p JOIN o ON o.id = p.owner_id
             """)
-        guard let row = rows.first else { throw DomainError.invalid("no user has this id", field: "ownerId") }
+        guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "ownerId") }
         return (try Self.decodeProject(row), try row.decode(column: 6, as: Bool.self))
     }
 

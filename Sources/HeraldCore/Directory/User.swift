@@ -23,10 +23,12 @@ public struct UserProfile: Sendable, Equatable {
     /// - Throws: ``DomainError`` (`.invalid`) naming the field.
     public init(email: String, name: String) throws(DomainError) {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+        guard email.codePointCount <= 254, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
             !email.contains(where: \.isWhitespace)
         else { throw .invalid("must be an email address", field: "email") }
-        guard (1...256).contains(name.count) else { throw .invalid("must be 1 to 256 characters", field: "name") }
+        guard (1...256).contains(name.codePointCount) else {
+            throw .invalid("must be 1 to 256 characters", field: "name")
+        }
         self.email = email
         self.name = name
     }

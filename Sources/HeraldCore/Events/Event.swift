@@ -31,10 +31,10 @@ public struct FeedbackReference: Sendable, Equatable, Codable {
 
     /// - Throws: ``DomainError`` naming `feedback.id` or `feedback.title`.
     public init(id: String, title: String) throws(DomainError) {
-        guard (1...256).contains(id.count), !id.contains(where: \.isNewline) else {
+        guard (1...256).contains(id.codePointCount), !id.containsLineBreak else {
             throw .invalid("must be 1 to 256 characters", field: "feedback.id")
         }
-        guard (1...1000).contains(title.count) else {
+        guard (1...1000).contains(title.codePointCount) else {
             throw .invalid("must be 1 to 1000 characters", field: "feedback.title")
         }
         self.id = id
@@ -66,12 +66,12 @@ public struct Event: Sendable, Equatable {
         badge: Int? = nil
     ) throws(DomainError) {
         if type == .newVote, voteCount == nil { throw .invalid("required for new_vote", field: "voteCount") }
-        if let voteCount, voteCount < 0 { throw .invalid("must not be negative", field: "voteCount") }
+        try CountRange.check(voteCount, field: "voteCount")
         if type == .statusChange, newStatus == nil { throw .invalid("required for status_change", field: "newStatus") }
-        if let commentID, !(1...256).contains(commentID.count) {
+        if let commentID, !(1...256).contains(commentID.codePointCount) {
             throw .invalid("must be 1 to 256 characters", field: "commentId")
         }
-        if let badge, badge < 0 { throw .invalid("must not be negative", field: "badge") }
+        try CountRange.check(badge, field: "badge")
         guard voters.count <= 1000 else { throw .invalid("at most 1000 voters", field: "voters") }
         self.type = type
         self.project = project

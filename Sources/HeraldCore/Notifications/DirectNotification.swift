@@ -48,13 +48,13 @@ public struct DirectNotification: Sendable, Equatable {
         }
         guard userIDs.count <= 10_000 else { throw .invalid("at most 10000 users", field: "userIds") }
         guard deviceIDs.count <= 10_000 else { throw .invalid("at most 10000 devices", field: "deviceIds") }
-        guard (1...50).contains(type.count),
-            !type.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
-        else { throw .invalid("must be 1 to 50 printable characters", field: "type") }
+        guard (1...50).contains(type.codePointCount), !type.containsControlOrLineBreak else {
+            throw .invalid("must be 1 to 50 printable characters", field: "type")
+        }
         if resolvedPushType == .background, resolvedPriority == .immediate {
             throw .invalid("background pushes must have priority 5 or 1", field: "priority")
         }
-        if let badge, badge < 0 { throw .invalid("must not be negative", field: "badge") }
+        try CountRange.check(badge, field: "badge")
         if data[Payload.apsKey] != nil { throw .invalid("aps is Herald's to fill", field: "data.aps") }
         if let expiration, expiration <= (sendAt ?? Date()) {
             throw .invalid("must be later than sendAt (or now)", field: "expiration")

@@ -78,7 +78,7 @@ public struct NotificationStore: Sendable {
 
     private struct LostRace: Error {}
 
-    static let unknownProject = DomainError.invalid("no project has this id", field: "projectId")
+    static let unknownProject = DomainError.notFound("no project has this id", field: "projectId")
 
     /// The earlier answer for `idempotency`, after freeing the key if it is older than 24 hours.
     private func replay(_ idempotency: IdempotencyKey) async throws -> Accepted? {

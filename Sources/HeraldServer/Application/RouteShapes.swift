@@ -5,7 +5,7 @@ import Synchronization
 /// The paths the router serves and the methods of each, so a request for a served path with another method is
 /// answered 405 with `Allow`, not 404. Filled once the routes are registered; read by ``ErrorMiddleware``.
 final class RouteShapes: Sendable {
-    private struct Shape {
+    fileprivate struct Shape {
         /// Literal segments, nil where the route captures a parameter.
         let segments: [Substring?]
         let method: HTTPRequest.Method
@@ -23,16 +23,27 @@ final class RouteShapes: Sendable {
     }
 
     /// The methods served for `path`, sorted; empty when no route has this shape.
+    ///
+    /// Like the router, a literal segment wins over a parameter: `/devices/register` is served with POST only, even
+    /// though `/devices/{deviceId}` has the same shape, because the router never reaches the parameter for it.
     func methods(forPath path: String) -> [String] {
         let segments = path.split(separator: "/")
-        let methods = shapes.withLock { shapes in
+        let matching = shapes.withLock { shapes in
             shapes.filter { shape in
                 shape.segments.count == segments.count
                     && zip(shape.segments, segments).allSatisfy { literal, segment in
                         literal.map { $0 == segment } ?? true
                     }
-            }.map(\.method.rawValue)
+            }
         }
-        return Set(methods).sorted()
+        guard let preferred = matching.map(\.literalMask).max(by: { $0.lexicographicallyPrecedes($1) }) else {
+            return []
+        }
+        return Set(matching.filter { $0.literalMask == preferred }.map(\.method.rawValue)).sorted()
     }
+}
+
+extension RouteShapes.Shape {
+    /// 1 where the route has a literal segment, 0 where a parameter: the greatest mask is the router's choice.
+    fileprivate var literalMask: [Int] { segments.map { $0 == nil ? 0 : 1 } }
 }

@@ -45,7 +45,9 @@ enum DirectNotificationRequest {
             direct.priority = priority
         }
         if let text = try body.string("collapseId") {
-            guard let id = CollapseID(text) else { throw .validation("must be 1 to 64 bytes", field: "collapseId") }
+            guard let id = CollapseID(backendKey: text) else {
+                throw .validation("must be 1 to 64 characters", field: "collapseId")
+            }
             direct.collapseID = id
         }
         direct.expiration = try body.date("expiration")

@@ -42,7 +42,7 @@ enum EventRequest {
         switch (try object.externalID("userId"), try object.string("email")) {
         case (let id?, nil): return .user(id)
         case (nil, let email?):
-            guard email.contains("@"), email.count <= 254 else {
+            guard email.contains("@"), email.codePointCount <= 254 else {
                 throw .validation("must be an email address", field: object.field("email"))
             }
             return .email(email)

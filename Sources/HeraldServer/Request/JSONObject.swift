@@ -27,13 +27,14 @@ struct JSONObject {
         }
     }
 
-    private func present(_ key: String) -> JSONValue? {
-        guard let value = members[key], value != .null else { return nil }
-        return value
-    }
+    /// The member's value; `null` is no value of an optional member (leave the key out), so it fails the type
+    /// check like any other wrong type, as `openapi.yaml` declares.
+    private func present(_ key: String) -> JSONValue? { members[key] }
 
     private func mismatch(_ key: String, _ expected: String) -> APIError {
-        .validation("must be \(expected)", field: field(key))
+        .validation(
+            members[key] == .null ? "must be \(expected) (leave the key out for none)" : "must be \(expected)",
+            field: field(key))
     }
 
     func string(_ key: String) throws(APIError) -> String? {
@@ -51,12 +52,6 @@ struct JSONObject {
         guard let value = present(key) else { return nil }
         guard case .bool(let bool) = value else { throw mismatch(key, "true or false") }
         return bool
-    }
-
-    /// A boolean that must not be `null` when present (settings that cannot be cleared).
-    func nonNullBool(_ key: String) throws(APIError) -> Bool? {
-        if members[key] == .null { throw mismatch(key, "true or false") }
-        return try bool(key)
     }
 
     /// Absent → `nil` (leave alone); `null` → `.clear`; a boolean → `.set`.
@@ -100,17 +95,12 @@ struct JSONObject {
 
     func date(_ key: String) throws(APIError) -> Date? {
         guard let text = try string(key) else { return nil }
-        guard let date = Self.parseDate(text) else { throw mismatch(key, "an ISO 8601 date-time") }
+        guard let date = RFC3339Timestamp.parse(text) else { throw mismatch(key, "an RFC 3339 date-time") }
         return date
     }
 
     static func badID(_ field: String) -> APIError {
         .validation("must be 1 to 128 of A-Z a-z 0-9 . _ : @ -", field: field)
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601) { return date }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
     /// Rethrows a domain refusal as its HTTP answer.

@@ -64,7 +64,7 @@ struct LogQuery {
 
     private static func text(_ parameters: Parameters, _ name: String, maximum: Int) throws(APIError) -> String? {
         guard let text = parameters.get(name) else { return nil }
-        guard (1...maximum).contains(text.count) else {
+        guard (1...maximum).contains(text.codePointCount) else {
             throw .validation("must be 1 to \(maximum) characters", field: name)
         }
         return text
@@ -72,8 +72,8 @@ struct LogQuery {
 
     private static func date(_ parameters: Parameters, _ name: String) throws(APIError) -> Date? {
         guard let text = parameters.get(name) else { return nil }
-        guard let date = JSONObject.parseDate(text) else {
-            throw .validation("must be an ISO 8601 date and time", field: name)
+        guard let date = RFC3339Timestamp.parse(text) else {
+            throw .validation("must be an RFC 3339 date-time", field: name)
         }
         return date
     }

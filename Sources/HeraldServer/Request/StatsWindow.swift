@@ -1,6 +1,7 @@
 import HeraldCore
 
-/// The `window` of `GET /api/v1/stats`: a whole number of minutes, hours or days (`15m`, `1h`, `7d`), and the
+/// The `window` of `GET /api/v1/stats`: a whole number of minutes, hours or days (`15m`, `1h`, `7d`; digits only,
+/// no leading zero, as `openapi.yaml`'s pattern states), and the
 /// number of `buckets` to split it into.
 enum StatsWindow {
     static let maximum = Duration.seconds(90 * 86_400)
@@ -14,7 +15,9 @@ enum StatsWindow {
             case "d": 86_400
             default: nil
             }
-        guard let unitSeconds, let count = Int64(text.dropLast()), count > 0, count <= 90 * 86_400 / unitSeconds
+        let digits = text.dropLast()
+        guard let unitSeconds, digits.first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let count = Int64(digits), count > 0, count <= 90 * 86_400 / unitSeconds
         else {
             throw .validation("must be a whole number of m, h or d, at most 90d (e.g. 1h)", field: "window")
         }

@@ -48,11 +48,11 @@ struct DeviceRoutes {
         let topic = try body.string("topic")
         if let topic, !Self.isTopic(topic) { throw .validation("must be a bundle id", field: "topic") }
         let appVersion = try body.string("appVersion")
-        if let appVersion, !(1...20).contains(appVersion.count) {
+        if let appVersion, !(1...20).contains(appVersion.codePointCount) {
             throw .validation("must be 1 to 20 characters", field: "appVersion")
         }
         let osVersion = try body.string("osVersion")
-        if let osVersion, !(1...20).contains(osVersion.count) {
+        if let osVersion, !(1...20).contains(osVersion.codePointCount) {
             throw .validation("must be 1 to 20 characters", field: "osVersion")
         }
         return DeviceRegistration(

@@ -39,18 +39,18 @@ struct PreferenceRoutes {
             "notifyNewFeedback", "notifyNewComments", "notifyVotes", "notifyStatusChanges",
         ])
         var changes = PersonalPreferenceChanges()
-        changes.pushEnabled = try body.nonNullBool("pushNotificationsEnabled")
-        changes.pushNewFeedback = try body.nonNullBool("pushNotifyNewFeedback")
-        changes.pushNewComments = try body.nonNullBool("pushNotifyNewComments")
-        changes.pushVotes = try body.nonNullBool("pushNotifyVotes")
-        changes.pushStatusChanges = try body.nonNullBool("pushNotifyStatusChanges")
-        changes.pushSound = try body.nonNullBool("pushSoundEnabled")
-        changes.pushBadge = try body.nonNullBool("pushBadgeEnabled")
-        changes.emailEnabled = try body.nonNullBool("emailNotificationsEnabled")
-        changes.emailNewFeedback = try body.nonNullBool("notifyNewFeedback")
-        changes.emailNewComments = try body.nonNullBool("notifyNewComments")
-        changes.emailVotes = try body.nonNullBool("notifyVotes")
-        changes.emailStatusChanges = try body.nonNullBool("notifyStatusChanges")
+        changes.pushEnabled = try body.bool("pushNotificationsEnabled")
+        changes.pushNewFeedback = try body.bool("pushNotifyNewFeedback")
+        changes.pushNewComments = try body.bool("pushNotifyNewComments")
+        changes.pushVotes = try body.bool("pushNotifyVotes")
+        changes.pushStatusChanges = try body.bool("pushNotifyStatusChanges")
+        changes.pushSound = try body.bool("pushSoundEnabled")
+        changes.pushBadge = try body.bool("pushBadgeEnabled")
+        changes.emailEnabled = try body.bool("emailNotificationsEnabled")
+        changes.emailNewFeedback = try body.bool("notifyNewFeedback")
+        changes.emailNewComments = try body.bool("notifyNewComments")
+        changes.emailVotes = try body.bool("notifyVotes")
+        changes.emailStatusChanges = try body.bool("notifyStatusChanges")
         return changes
     }
 
@@ -59,7 +59,7 @@ struct PreferenceRoutes {
         var changes = ProjectOverrideChanges()
         if let push = try body.object("push") {
             try push.allowOnly(["muted", "newFeedback", "newComments", "votes", "statusChanges"])
-            changes.muted = try push.nonNullBool("muted")
+            changes.muted = try push.bool("muted")
             changes.newFeedback = try push.overrideChange("newFeedback")
             changes.newComments = try push.overrideChange("newComments")
             changes.votes = try push.overrideChange("votes")
@@ -67,7 +67,7 @@ struct PreferenceRoutes {
         }
         if let email = try body.object("email") {
             try email.allowOnly(["muted", "newFeedback", "newComments"])
-            changes.emailMuted = try email.nonNullBool("muted")
+            changes.emailMuted = try email.bool("muted")
             changes.emailNewFeedback = try email.overrideChange("newFeedback")
             changes.emailNewComments = try email.overrideChange("newComments")
         }

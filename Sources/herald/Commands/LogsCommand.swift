@@ -17,8 +17,8 @@ struct LogsCommand: AsyncParsableCommand {
     @Option(help: "Notification type, e.g. new_feedback.") var type: String?
     @Option(help: "sent, failed, token_expired, retrying, expired or canceled.") var status: String?
     @Option(help: "APNs or Herald reason, e.g. Unregistered.") var reason: String?
-    @Option(help: "Only rows at or after this ISO 8601 time.") var since: String?
-    @Option(help: "Only rows before this ISO 8601 time.") var until: String?
+    @Option(help: "Only rows at or after this RFC 3339 date-time.") var since: String?
+    @Option(help: "Only rows before this RFC 3339 date-time.") var until: String?
     @Option(help: "Rows to show.") var limit = 50
     @Flag(help: "Keep printing new rows as they are written.") var follow = false
 
@@ -30,8 +30,12 @@ struct LogsCommand: AsyncParsableCommand {
         if let status, DeliveryLogStatus(rawValue: status) == nil {
             throw ValidationError("unknown --status \(status)")
         }
-        if let since, Self.parseDate(since) == nil { throw ValidationError("--since must be an ISO 8601 time") }
-        if let until, Self.parseDate(until) == nil { throw ValidationError("--until must be an ISO 8601 time") }
+        if let since, RFC3339Timestamp.parse(since) == nil {
+            throw ValidationError("--since must be an RFC 3339 date-time (2026-01-31T09:00:00Z)")
+        }
+        if let until, RFC3339Timestamp.parse(until) == nil {
+            throw ValidationError("--until must be an RFC 3339 date-time (2026-01-31T09:00:00Z)")
+        }
         guard limit > 0 else { throw ValidationError("--limit must be positive") }
     }
 
@@ -40,7 +44,7 @@ struct LogsCommand: AsyncParsableCommand {
             userID: userId, deviceID: deviceId.flatMap(UUID.init(uuidString:)), projectID: projectId,
             notificationID: notificationId.flatMap(UUID.init(uuidString:)), type: type,
             status: status.flatMap(DeliveryLogStatus.init(rawValue:)), reason: reason,
-            since: since.flatMap(Self.parseDate), until: until.flatMap(Self.parseDate))
+            since: since.flatMap(RFC3339Timestamp.parse), until: until.flatMap(RFC3339Timestamp.parse))
         let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.logs")
         try await client.closing {
             let store = DeliveryLogStore(client: client)
@@ -81,12 +85,5 @@ struct LogsCommand: AsyncParsableCommand {
         if let reason = entry.reason { fields.append("reason=\(reason)") }
         if let latency = entry.latencyMs { fields.append(String(format: "%.1fms", latency)) }
         return fields.joined(separator: " ")
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 }
