@@ -6,7 +6,7 @@ extension DeliveryEngine {
     func process(_ batch: [ClaimedDelivery]) async {
         metrics.adjustInFlight(by: batch.count)
         defer { metrics.adjustInFlight(by: -batch.count) }
-        let plan = DeliveryPlanner(bundleID: configuration.bundleID).plan(batch, now: Date(), paused: isPaused)
+        let plan = DeliveryPlanner(bundleID: configuration.bundleID).plan(batch, now: Date(), paused: isSendingPaused)
         var unsent = plan.attempts.compactMap { $0 }
         for await results in send(plan.pushes, batch: batch) {
             noteAnswers(results)

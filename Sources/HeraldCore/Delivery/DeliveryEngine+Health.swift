@@ -19,6 +19,12 @@ extension DeliveryEngine {
         }
     }
 
+    /// Whether a pause (``SendHealth``) is running now: batches claimed before it began go back unsent.
+    var isSendingPaused: Bool {
+        let now = Date()
+        return state.withLock { $0.health.remainingPause(at: now) != nil }
+    }
+
     /// The probing worker is done, answered or with nothing to send. It does not ring the doorbell: a probe Apple
     /// answered normally already woke the others (``noteAnswers(_:)``), and after an empty or refused probe they look
     /// again at their next poll; ringing here would set idle workers probing an empty outbox in turn, without pause.
@@ -30,10 +36,13 @@ extension DeliveryEngine {
     /// probe resumes full batches.
     func noteAnswers(_ results: [SendResult]) {
         let now = Date()
-        let (pause, resumed) = state.withLock { state -> (Duration?, Bool) in
+        let (pause, resumed, credentialsRestored) = state.withLock { state -> (Duration?, Bool, Bool) in
             let wasHealthy = state.health.state == .healthy
             let pause = state.health.record(results.map(\.result), at: now, jitter: Double.random(in: 0..<1))
-            return (pause, !wasHealthy && state.health.state == .healthy)
+            let resumed = !wasHealthy && state.health.state == .healthy
+            let credentialsRestored = resumed && state.pausedReason != nil
+            if credentialsRestored { state.pausedReason = nil }
+            return (pause, resumed, credentialsRestored)
         }
         if let pause {
             metrics.setBackoff(pause)
@@ -43,9 +52,41 @@ extension DeliveryEngine {
                     DeliveryMetadataKey.keyID: "\(configuration.keyID)", DeliveryMetadataKey.pause: "\(pause)",
                 ])
         }
+        if credentialsRestored {
+            metrics.setPaused(false)
+            logger.notice(
+                "APNs accepted Herald's credentials again; delivery continues",
+                metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)"])
+        }
         if resumed {
             metrics.setBackoff(.zero)
             doorbell.ring()
         }
+    }
+
+    /// Apple refused the key or team (or no provider token could be made): sending pauses on the credential ladder
+    /// (``SendHealth``), then probes with one push; it resumes by itself once a probe is answered normally.
+    func pause(reason: DeliveryReason) {
+        let now = Date()
+        let (first, pause) = state.withLock { state in
+            defer { state.pausedReason = reason }
+            return (
+                state.pausedReason == nil,
+                state.health.recordCredentialRefusal(at: now, jitter: Double.random(in: 0..<1))
+            )
+        }
+        guard let pause else { return }
+        metrics.setBackoff(pause)
+        if first { metrics.setPaused(true) }
+        logger.critical(
+            """
+            APNs refused Herald's credentials (\(reason)); sending with this key pauses for \(pause), then probes with \
+            one push, the pause doubling up to \(configuration.credentialBackoff.maximum) while Apple keeps refusing. \
+            Fix the key or team at Apple, or deploy a new key; `herald deliveries resume` probes at once
+            """,
+            metadata: [
+                DeliveryMetadataKey.keyID: "\(configuration.keyID)", DeliveryMetadataKey.reason: "\(reason)",
+                DeliveryMetadataKey.pause: "\(pause)",
+            ])
     }
 }

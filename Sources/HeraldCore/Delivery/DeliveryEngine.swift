@@ -30,7 +30,7 @@ public final class DeliveryEngine: Sendable {
 
     struct EngineState {
         var stopping = false
-        /// The reason the key is paused, or nil.
+        /// Why Apple last refused the key or team, until a probe is answered normally again; nil otherwise.
         var pausedReason: DeliveryReason?
         var burstGuardTripped = false
         /// Whether Apple is answering normally, probed, or refusing the service (then sending pauses).
@@ -59,6 +59,7 @@ public final class DeliveryEngine: Sendable {
         self.webhook = webhook
         self.logger = logger
         burstGuard = Mutex(configuration.burstGuard)
+        state.withLock { $0.health = SendHealth(credentialBackoff: configuration.credentialBackoff) }
     }
 
     /// Delivers until cancelled or ``shutdownGracefully()``; see the type's documentation.
@@ -108,46 +109,23 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
-    /// Resumes sending after a credential pause.
+    /// Ends a pause at once (`herald deliveries resume`, say after replacing a refused key): the next claim probes.
     public func resume() {
-        let wasPaused = state.withLock { state in
-            defer { state.pausedReason = nil }
-            return state.pausedReason != nil
-        }
-        guard wasPaused else { return }
-        metrics.setPaused(false)
+        state.withLock { $0.health.resume() }
         logger.notice(
-            "APNs key resumed; delivery continues", metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)"])
+            "sending resumes: probing APNs with one push",
+            metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)"])
         doorbell.ring()
     }
 
-    /// Whether a credential refusal has paused sending.
+    /// Whether a credential refusal has paused sending and no probe has been answered normally since.
     public var isPaused: Bool { state.withLock { $0.pausedReason != nil } }
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
-    func pause(reason: DeliveryReason) {
-        let first = state.withLock { state in
-            defer { state.pausedReason = reason }
-            return state.pausedReason == nil
-        }
-        guard first else { return }
-        metrics.setPaused(true)
-        logger.critical(
-            """
-            APNs refused Herald's credentials (\(reason)); sending with this key is paused until the credentials \
-            change (restart with the new key) or `herald deliveries resume` is run
-            """,
-            metadata: [DeliveryMetadataKey.keyID: "\(configuration.keyID)", DeliveryMetadataKey.reason: "\(reason)"])
-    }
-
     private func workLoop(_ index: Int) async {
         while !isStopping {
             let generation = doorbell.generation
-            if isPaused {
-                await doorbell.wait(after: generation, timeout: configuration.pollInterval)
-                continue
-            }
             let (limit, isProbe, pause) = claimLimit()
             guard limit > 0 else {
                 await doorbell.wait(after: generation, timeout: pause ?? configuration.pollInterval)

@@ -34,6 +34,9 @@ public struct DeliveryEngineConfiguration: Sendable {
     public var policy: DeliveryPolicy
     /// The deactivation burst guard's thresholds.
     public var burstGuard: BurstGuard
+    /// How long sending pauses after Apple refuses the key or team, doubling per refused probe. Default 1 minute
+    /// up to 30 minutes.
+    public var credentialBackoff: SendHealth.Backoff
 
     public init(
         workerID: String = DeliveryEngineConfiguration.defaultWorkerID(), bundleID: String?, keyID: String = "",
@@ -41,7 +44,8 @@ public struct DeliveryEngineConfiguration: Sendable {
         rescueInterval: Duration = .seconds(10), depthInterval: Duration = .seconds(5),
         shutdownGracePeriod: Duration = .seconds(10), recordInterval: Duration = .milliseconds(100),
         recordCount: Int = 500, policy: DeliveryPolicy = DeliveryPolicy(),
-        burstGuard: BurstGuard = BurstGuard()
+        burstGuard: BurstGuard = BurstGuard(),
+        credentialBackoff: SendHealth.Backoff = SendHealth.defaultCredentialBackoff
     ) {
         self.workerID = String(workerID.prefix(200))
         self.bundleID = bundleID
@@ -57,6 +61,7 @@ public struct DeliveryEngineConfiguration: Sendable {
         self.recordCount = max(1, recordCount)
         self.policy = policy
         self.burstGuard = burstGuard
+        self.credentialBackoff = credentialBackoff
     }
 
     /// `host:pid:random`, so claims name the process that holds them.

@@ -53,7 +53,7 @@ struct DeliveryPlanner {
         return plan
     }
 
-    /// What to do without sending: canceled, moved or deactivated devices, expired notifications, a paused key.
+    /// What to do without sending: canceled, moved or deactivated devices, expired notifications, a running pause.
     func preflight(_ delivery: ClaimedDelivery, now: Date, paused: Bool) -> DeliveryOutcome? {
         if delivery.notificationCanceled { return .cancel(reason: .notificationCanceled) }
         if !delivery.deviceActive { return .cancel(reason: .deviceInactive) }

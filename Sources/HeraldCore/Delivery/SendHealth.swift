@@ -3,12 +3,13 @@ public import Foundation
 
 /// Whether the engine may send full batches, must probe with one push, or must wait: answers about Apple's service
 /// or the key rather than a device (`503 ServiceUnavailable`/`Shutdown`, `429 TooManyProviderTokenUpdates`, a burst
-/// of `429 TooManyRequests`) pause sending with exponential backoff and jitter instead of retrying every delivery on
-/// its own schedule, which toward a failing Apple adds up to a hot loop.
+/// of `429 TooManyRequests`, a `403` refusing the key or team) pause sending with exponential backoff and jitter
+/// instead of retrying every delivery on its own schedule, which toward a failing Apple adds up to a hot loop.
 ///
 /// Sending starts with one probe push (after start and after every pause); a probe Apple answers normally opens full
-/// batches, a refused one doubles the pause (1 s up to 60 s, scaled by a jitter in 0.5…1). Deliveries refused this
-/// way go back to `pending` without spending an attempt. Pure state: the engine supplies the time and the jitter.
+/// batches, a refused one doubles the pause (service refusals 1 s up to 60 s; credential refusals, which only a
+/// change at Apple or a new key cures, 1 minute up to 30 minutes), scaled by a jitter in 0.5…1. Deliveries refused
+/// this way go back to `pending` without spending an attempt. Pure state: the engine supplies the time and the jitter.
 public struct SendHealth: Sendable, Equatable {
     public enum State: Sendable, Equatable {
         /// Nothing answered yet since start or since a pause ended: send one push first.
@@ -19,16 +20,36 @@ public struct SendHealth: Sendable, Equatable {
         case paused(until: Date)
     }
 
-    public static let initialPause: Duration = .seconds(1)
-    public static let maximumPause: Duration = .seconds(60)
+    /// Pauses that double from `initial` up to `maximum`.
+    public struct Backoff: Sendable, Equatable {
+        public var initial: Duration
+        public var maximum: Duration
+
+        public init(initial: Duration, maximum: Duration) {
+            self.initial = initial
+            self.maximum = maximum
+        }
+
+        /// The pause after `previous` pauses in a row, scaled by `jitter` (0…1) into 0.5…1 of it.
+        func pause(after previous: Int, jitter: Double) -> Duration {
+            let base = min(initial * (1 << min(previous, 16)), maximum)
+            return base * (0.5 + 0.5 * min(max(jitter, 0), 1))
+        }
+    }
+
+    public static let serviceBackoff = Backoff(initial: .seconds(1), maximum: .seconds(60))
+    public static let defaultCredentialBackoff = Backoff(initial: .seconds(60), maximum: .seconds(30 * 60))
     /// A chunk of answers with at least this many `TooManyRequests`, making up half of it or more, is a burst.
     public static let tooManyRequestsBurst = 10
 
     public private(set) var state = State.probing
     /// Pauses in a row without a normal answer in between.
     public private(set) var consecutivePauses = 0
+    public let credentialBackoff: Backoff
 
-    public init() {}
+    public init(credentialBackoff: Backoff = Self.defaultCredentialBackoff) {
+        self.credentialBackoff = credentialBackoff
+    }
 
     /// Whether `reason` concerns the service or the key rather than the device it was sent to.
     public static func isServiceRefusal(_ reason: APNsReason) -> Bool {
@@ -61,19 +82,11 @@ public struct SendHealth: Sendable, Equatable {
     /// Records a chunk of answers.
     /// - Returns: The pause begun now, if the answers refused the service.
     public mutating func record(_ results: [PushResult], at now: Date, jitter: Double) -> Duration? {
-        if Self.refusesService(results) {
-            // Answers to pushes sent before the pause began do not extend it.
-            if case .paused(let until) = state, until > now { return nil }
-            let exponent = min(consecutivePauses, 16)
-            let base = min(Self.initialPause * (1 << exponent), Self.maximumPause)
-            let pause = base * (0.5 + 0.5 * min(max(jitter, 0), 1))
-            consecutivePauses += 1
-            state = .paused(until: now.addingTimeInterval(pause.seconds))
-            return pause
-        }
+        if Self.refusesService(results) { return pause(with: Self.serviceBackoff, at: now, jitter: jitter) }
         let answeredNormally = results.contains { result in
             switch result {
-            case .accepted, .rejected: true
+            case .accepted: true
+            case .rejected(let rejection): !DeliveryPolicy.isCredentialRefusal(rejection.reason)
             case .failed: false
             }
         }
@@ -82,6 +95,27 @@ public struct SendHealth: Sendable, Equatable {
             consecutivePauses = 0
         }
         return nil
+    }
+
+    /// Apple refused the key or team (or no provider token could be made): pause on the credential ladder.
+    /// - Returns: The pause begun now, nil when one is already running.
+    public mutating func recordCredentialRefusal(at now: Date, jitter: Double) -> Duration? {
+        pause(with: credentialBackoff, at: now, jitter: jitter)
+    }
+
+    /// Ends a pause at once (an operator's `herald deliveries resume`): the next claim probes.
+    public mutating func resume() {
+        state = .probing
+        consecutivePauses = 0
+    }
+
+    private mutating func pause(with backoff: Backoff, at now: Date, jitter: Double) -> Duration? {
+        // Answers to pushes sent before the pause began do not extend it.
+        if case .paused(let until) = state, until > now { return nil }
+        let pause = backoff.pause(after: consecutivePauses, jitter: jitter)
+        consecutivePauses += 1
+        state = .paused(until: now.addingTimeInterval(pause.seconds))
+        return pause
     }
 
     /// The time left in the current pause at `now`, or nil.

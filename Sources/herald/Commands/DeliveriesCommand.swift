@@ -9,12 +9,15 @@ struct DeliveriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliveries", abstract: "Act on running delivery engines.", subcommands: [Resume.self])
 
-    /// `herald deliveries resume`: resumes sending after APNs refused the credentials.
+    /// `herald deliveries resume`: ends a pause at once, so every engine probes APNs now (say after fixing a key).
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Resume sending in every running engine after a credential pause.",
+            abstract: "End the sending pause of every running engine now: each probes APNs with one push.",
             discussion:
-                "Engines pause a signing key when APNs refuses it (403). Fix the key, team or topic, then run this.")
+                """
+                Engines pause sending when APNs refuses the signing key (403, up to 30 minutes between probes) or the \
+                service (503, 429). Fix the key, team or topic, then run this instead of waiting for the next probe.
+                """)
 
         @OptionGroup var database: DatabaseOptions
 

@@ -147,6 +147,38 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// A refused key pauses sending on the credential ladder: one probe per pause, no attempt spent, and
+        /// delivery resumes by itself once Apple accepts a probe.
+        @Test func credentialRefusalBacksOffAndResumesWhenAppleAcceptsAProbe() async throws {
+            let harness = try await EngineHarness.start()
+            harness.sandbox.script(
+                deviceTokenPrefix: "403", .reject(status: 403, reason: "InvalidProviderToken", timestamp: nil))
+            let target = try await single(harness, token: EngineHarness.token("403"))
+            var configuration = EngineHarness.configuration()
+            configuration.credentialBackoff = SendHealth.Backoff(initial: .seconds(2), maximum: .seconds(4))
+            let engine = harness.makeEngine(configuration)
+            let runner = Task { await engine.run() }
+            while !engine.isPaused { try await Task.sleep(for: .milliseconds(50)) }
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(harness.sandbox.recordedRequests.count == 1, "within the first pause (at least 1 s), nothing more")
+            let paused = try await harness.delivery(target.delivery)
+            #expect(paused.state == "pending" && paused.attempts == 0)
+            #expect(engine.recorded.pausedKeys == 1)
+            // The second probe (after 1 to 2 s) is refused too; the one after that (2 to 4 s later) is accepted.
+            while harness.sandbox.recordedRequests.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            harness.sandbox.script(deviceTokenPrefix: "403", .accept(apnsID: target.delivery.uuidString.lowercased()))
+            while try await harness.delivery(target.delivery).state != "sent" {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(harness.sandbox.recordedRequests.count == 3, "one request per pause, never a loop")
+            #expect(!engine.isPaused)
+            #expect(engine.recorded.pausedKeys == 0)
+            #expect(try await harness.delivery(target.delivery).attempts == 1)
+            engine.shutdownGracefully()
+            await runner.value
+            try await harness.stop()
+        }
+
         @Test func credentialRefusalPausesTheKeyUntilResumed() async throws {
             let harness = try await EngineHarness.start()
             harness.sandbox.script(

@@ -51,4 +51,33 @@ import Testing
             !SendHealth.refusesService(
                 Array(repeating: refused(.tooManyRequests), count: 10) + Array(repeating: accepted, count: 11)))
     }
+
+    /// A refused key or team backs off on its own, longer ladder, and a refused probe is no normal answer: only a
+    /// probe Apple accepts (or answers about the device) ends it.
+    @Test func credentialRefusalsBackOffFromAMinuteToHalfAnHourUntilAProbeIsAccepted() {
+        var health = SendHealth()
+        var now = start
+        var pauses: [Duration] = []
+        for _ in 0..<7 {
+            #expect(health.claimLimit(batchSize: 500, at: now) == 1)
+            #expect(health.record([refused(.invalidProviderToken)], at: now, jitter: 1) == nil)
+            let pause = health.recordCredentialRefusal(at: now, jitter: 1) ?? .zero
+            pauses.append(pause)
+            #expect(health.claimLimit(batchSize: 500, at: now.addingTimeInterval(pause.seconds - 1)) == 0)
+            now = now.addingTimeInterval(pause.seconds)
+        }
+        #expect(pauses == [60, 120, 240, 480, 960, 1800, 1800].map { Duration.seconds($0) })
+        #expect(health.claimLimit(batchSize: 500, at: now) == 1)
+        _ = health.record([refused(.badDeviceToken)], at: now, jitter: 1)
+        #expect(health.claimLimit(batchSize: 500, at: now) == 500)
+    }
+
+    @Test func resumeEndsAPauseAtOnce() {
+        var health = SendHealth()
+        _ = health.recordCredentialRefusal(at: start, jitter: 0)
+        #expect(health.claimLimit(batchSize: 500, at: start) == 0)
+        health.resume()
+        #expect(health.claimLimit(batchSize: 500, at: start) == 1)
+        #expect(health.consecutivePauses == 0)
+    }
 }
