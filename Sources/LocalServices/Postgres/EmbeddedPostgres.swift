@@ -15,11 +15,15 @@ public final class EmbeddedPostgres: Sendable {
         /// Trades durability for speed (no fsync): right for throwaway test clusters, wrong for kept data.
         public var durable: Bool
         public var maximumConnections: Int
+        /// The loopback port to listen on; `nil` picks a free one. A fixed port lets a cluster restart where its
+        /// clients expect it.
+        public var port: Int?
 
-        public init(directory: URL? = nil, durable: Bool = false, maximumConnections: Int = 200) {
+        public init(directory: URL? = nil, durable: Bool = false, maximumConnections: Int = 200, port: Int? = nil) {
             self.directory = directory
             self.durable = durable
             self.maximumConnections = maximumConnections
+            self.port = port
         }
     }
 
@@ -78,8 +82,8 @@ public final class EmbeddedPostgres: Sendable {
         }
 
         var lastError: (any Error)?
-        for _ in 0..<5 {
-            let port = try freeLoopbackPort()
+        for _ in 0..<(options.port == nil ? 5 : 1) {
+            let port = try options.port ?? freeLoopbackPort()
             var settings = [
                 "-D", dataDirectory, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c",
                 "unix_socket_directories=",

@@ -24,8 +24,12 @@ public struct EngineHarness: Sendable {
     public let apns: APNsClient
     private let apnsTask: Task<Void, Never>
 
-    public static func start(connections: Int = 1, recordsRequests: Bool = true) async throws -> EngineHarness {
-        let url = try await TestDatabases.shared.heraldDatabase()
+    /// - Parameter databaseURL: A migrated database to use instead of a fresh one from ``TestDatabases``.
+    public static func start(connections: Int = 1, recordsRequests: Bool = true, databaseURL: String? = nil)
+        async throws -> EngineHarness
+    {
+        let url: String
+        if let databaseURL { url = databaseURL } else { url = try await TestDatabases.shared.heraldDatabase() }
         let client = PostgresClient(
             configuration: try PostgresConfiguration(url), options: .init(maximumConnections: 12),
             logger: Logger(label: "test.db"))
