@@ -22,11 +22,13 @@ struct APIHarness: Sendable {
     let signingKey: P256PrivateKey
     let keys: [APIKeyScope: String]
 
-    static func make(maxBodySize: Int = 64 * 1024) async throws -> APIHarness {
+    static func make(maxBodySize: Int = 64 * 1024, databaseSessions: Int = 10) async throws -> APIHarness {
         let url = try await TestDatabases.shared.heraldDatabase()
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: logger)
+        let client = PostgresClient(
+            configuration: try PostgresConfiguration(url), options: .init(maximumConnections: databaseSessions),
+            logger: logger)
         let expansion = ExpansionLoop(
             client: client, listenerConfiguration: try PostgresConfiguration(url), pollInterval: .milliseconds(200),
             logger: logger)

@@ -1,11 +1,15 @@
 import Foundation
+import FoundationNetworking
 import HTTPTypes
+import HeraldCore
+import HeraldServer
 import HeraldTesting
+import HummingbirdTesting
 import Postgres
 import Testing
 
-/// When every database session is busy, a request waits a bounded time and is answered 503 with `Retry-After`
-/// instead of hanging or failing with 500, and service resumes by itself once sessions are free.
+/// More requests than Herald can serve get a 503 with `Retry-After` within a bound, never a hang or a 500: beyond
+/// the in-progress limit at once, and after the request's database wait budget otherwise; service resumes by itself.
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct OverloadTests {
     @Test func anExhaustedPoolAnswers503WithRetryAfterAndRecovers() async throws {
         let harness = try await APIHarness.make()
@@ -28,10 +32,47 @@ import Testing
             #expect(answer.status == .serviceUnavailable, "\(answer.text)")
             #expect(answer.error == "unavailable")
             #expect(answer.headers[.retryAfter] == "1")
-            #expect(waited < .seconds(10), "the wait is bounded by the pool's acquire timeout")
+            #expect(waited < .seconds(7), "the wait is bounded by the request's budget (5 s): \(waited)")
             held.cancel()
             _ = try? await held.value
             #expect(try await api.call(.get, "/readyz").status == .ok)
+            #expect(try await api.call(.get, "/api/v1/logs", headers: harness.admin()).status == .ok)
+        }
+    }
+
+    @Test func excessRequestsAre503AtOnceAndWaitsAreBounded() async throws {
+        var configured = try await APIHarness.make(databaseSessions: 1)
+        configured.settings.maxConcurrentRequests = 1
+        configured.settings.databaseWaitBudget = .milliseconds(800)
+        let harness = configured
+        let client = harness.client
+        try await harness.run { api in
+            // The only database session is busy for 2 s: every request must wait for it.
+            let busy = Task { try await client.withConnection { _ in try await Task.sleep(for: .seconds(2)) } }
+            try await Task.sleep(for: .milliseconds(100))
+            // On a connection of its own: the test client sends one request at a time.
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(try #require(api.client.port))/api/v1/logs")!)
+            request.setValue("Bearer \(harness.keys[.admin]!)", forHTTPHeaderField: "Authorization")
+            let waiting = Task { [request] in
+                let started = ContinuousClock.now
+                let (_, response) = try await URLSession.shared.data(for: request)
+                return (try #require(response as? HTTPURLResponse), ContinuousClock.now - started)
+            }
+            try await Task.sleep(for: .milliseconds(200))
+
+            let started = ContinuousClock.now
+            let shed = try await api.call(.get, "/api/v1/logs", headers: harness.admin())
+            #expect(shed.status == .serviceUnavailable && shed.error == "unavailable")
+            #expect(shed.headers[.retryAfter] == "1")
+            #expect(ContinuousClock.now - started < .milliseconds(500), "refused at once, not queued")
+            let health = try await api.call(.get, "/healthz")
+            #expect(health.status == .ok, "probes are not counted against the limit")
+
+            let (waited, duration) = try await waiting.value
+            #expect(waited.statusCode == 503 && waited.value(forHTTPHeaderField: "Retry-After") == "1")
+            #expect(duration >= .milliseconds(800) && duration < .seconds(2), "answered at its budget: \(duration)")
+
+            try await busy.value
             #expect(try await api.call(.get, "/api/v1/logs", headers: harness.admin()).status == .ok)
         }
     }

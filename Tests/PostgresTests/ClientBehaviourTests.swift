@@ -112,6 +112,27 @@ import Testing
         }
     }
 
+    /// A wait budget bounds a task's waiting across acquisitions: two waits of a 10 s pool inside a 300 ms budget
+    /// end together by 300 ms, the second at once, where two acquire timeouts would take 20 s.
+    @Test func aWaitBudgetBoundsEveryWaitOfATaskTogether() async throws {
+        try await withFreshClient(options: .init(maximumConnections: 1, acquireTimeout: .seconds(10))) {
+            client, _ async throws in
+            try await client.withConnection { _ in
+                let started = ContinuousClock.now
+                try await PostgresClient.withWaitBudget(.milliseconds(300)) {
+                    for _ in 0..<2 {
+                        let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
+                        #expect(error?.kind == .poolTimeout)
+                    }
+                }
+                let waited = ContinuousClock.now - started
+                #expect(waited >= .milliseconds(300) && waited < .seconds(3), "\(waited)")
+            }
+            // Outside the budget, and with a session free, nothing is refused.
+            #expect(try await client.query("SELECT 1").scalar(Int32.self) == 1)
+        }
+    }
+
     @Test func waitersAreServedWhenAConnectionIsReleased() async throws {
         try await withFreshClient(options: .init(maximumConnections: 2, acquireTimeout: .seconds(10))) {
             client, _ async throws in

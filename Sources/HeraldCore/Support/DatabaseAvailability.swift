@@ -8,4 +8,10 @@ public enum DatabaseAvailability {
         guard let error = error as? PostgresError else { return false }
         return error.kind == .poolTimeout || error.isConnectionFailure
     }
+
+    /// Runs `body` (one API request, say) with at most `budget` of waiting for database sessions in all; past it,
+    /// the next wait fails at once as unavailable (``isUnavailable(_:)``), so the caller answers within a bound.
+    public static func withWaitBudget<T>(_ budget: Duration, _ body: () async throws -> T) async rethrows -> T {
+        try await PostgresClient.withWaitBudget(budget, body)
+    }
 }

@@ -11,6 +11,9 @@ public enum HeraldApplication {
         let shapes = RouteShapes()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: shapes))
+        router.add(
+            middleware: LoadSheddingMiddleware(
+                limit: settings.maxConcurrentRequests, databaseWaitBudget: settings.databaseWaitBudget))
         router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
         router.add(middleware: InputHygieneMiddleware())
         HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)

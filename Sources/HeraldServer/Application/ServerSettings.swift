@@ -9,6 +9,10 @@ public struct ServerSettings: Sendable {
     public var port = 8080
     /// Largest request body accepted, in bytes (`HERALD_MAX_BODY_BYTES`, default 64 KiB).
     public var maxBodySize = 64 * 1024
+    /// API requests in progress at once; more are answered 503 at once (`HERALD_MAX_CONCURRENT_REQUESTS`, default 512).
+    public var maxConcurrentRequests = 512
+    /// How long one request may wait for database sessions in all before it is answered 503.
+    public var databaseWaitBudget = Duration.seconds(5)
     /// Verifies user tokens (`HERALD_USER_JWT_SECRET`, `HERALD_USER_JWT_PUBLIC_KEY`).
     public var userTokens = UserTokenVerifier(hmacSecret: nil, publicKey: nil)
     /// The APNs environment of registrations that name none (`APNS_PRODUCTION`).

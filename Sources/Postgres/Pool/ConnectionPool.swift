@@ -139,6 +139,9 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
         }
+        // The task's deadline (``PoolDeadline``) bounds the wait across every acquisition it makes.
+        let wait =
+            PoolDeadline.current.map { min(acquireTimeout, ContinuousClock.now.duration(to: $0)) } ?? acquireTimeout
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Grant, any Error>) in
                 let waiting = state.withLock { state -> Bool in
@@ -152,6 +155,8 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
                     } else if state.idle.count + state.busy < maximum {
                         state.busy += 1
                         continuation.resume(returning: .open)
+                    } else if wait <= .zero {
+                        continuation.resume(throwing: Self.timeoutError(acquireTimeout))
                     } else {
                         state.waiters.append(Waiter(id: id, continuation: continuation))
                         return true
@@ -160,7 +165,7 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
                 }
                 guard waiting else { return }
                 let timeout = Task { [acquireTimeout] in
-                    try? await Task.sleep(for: acquireTimeout)
+                    try? await Task.sleep(for: wait)
                     guard !Task.isCancelled else { return }
                     self.failWaiter(id, with: Self.timeoutError(acquireTimeout))
                 }
@@ -195,4 +200,10 @@ final class ConnectionPool<Connection: PoolableConnection>: Sendable {
             message: "no database connection became free within \(timeout); all are in use (raise the pool size or "
                 + "find the slow queries)")
     }
+}
+
+/// A task's deadline for waiting on pools: a request that takes sessions one after another waits, in all, no longer
+/// than its budget, not the acquire timeout once per session.
+enum PoolDeadline {
+    @TaskLocal static var current: ContinuousClock.Instant?
 }

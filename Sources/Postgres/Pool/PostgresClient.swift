@@ -28,6 +28,14 @@ public final class PostgresClient: Sendable {
         }
     }
 
+    /// Runs `body` with at most `budget` of waiting for free sessions in all, across every session it (or a child
+    /// task) takes from any pool: past it, an acquisition throws `.poolTimeout` at once.
+    public static func withWaitBudget<T>(_ budget: Duration, _ body: () async throws -> T) async rethrows -> T {
+        let deadline = ContinuousClock.now + budget
+        let earliest = PoolDeadline.current.map { min($0, deadline) } ?? deadline
+        return try await PoolDeadline.$current.withValue(earliest) { try await body() }
+    }
+
     /// Lends a session to `body`. The session must not escape the closure.
     ///
     /// A session that broke, or that `body` left inside a transaction, is closed instead of being reused.

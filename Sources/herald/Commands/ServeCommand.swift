@@ -83,6 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.host = http.host
         settings.port = http.port
         settings.maxBodySize = http.maxBodySize
+        settings.maxConcurrentRequests = http.maxConcurrentRequests
         var publicKey: P256PublicKey?
         if let path = http.userJWTPublicKeyPath {
             do {

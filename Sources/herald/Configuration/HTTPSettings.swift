@@ -13,6 +13,8 @@ struct HTTPSettings: Sendable {
     var port: Int
     /// `HERALD_MAX_BODY_BYTES`.
     var maxBodySize: Int
+    /// `HERALD_MAX_CONCURRENT_REQUESTS`.
+    var maxConcurrentRequests: Int
     /// `HERALD_USER_JWT_SECRET`: the HS256 key of user tokens.
     var userJWTSecret: [UInt8]?
     /// `HERALD_USER_JWT_PUBLIC_KEY`: a PEM file with the ES256 key of user tokens; read when the server starts.
@@ -27,6 +29,9 @@ struct HTTPSettings: Sendable {
         guard maxBodySize >= Self.smallestBodyLimit else {
             throw CommandFailure("HERALD_MAX_BODY_BYTES must be at least \(Self.smallestBodyLimit)")
         }
+        maxConcurrentRequests =
+            try settings.positiveInteger(flags.maxConcurrentRequests, "HERALD_MAX_CONCURRENT_REQUESTS")
+            ?? defaults.maxConcurrentRequests
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         userJWTPublicKeyPath = settings.string(flags.userJWTPublicKey, "HERALD_USER_JWT_PUBLIC_KEY")
     }

@@ -5,6 +5,10 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "Address to listen on. Default: $HERALD_HOST, else 127.0.0.1.") var host: String?
     @Option(help: "Port to listen on (0: any free port). Default: $HERALD_PORT, else 8080.") var port: Int?
     @Option(help: "Largest request body in bytes. Default: $HERALD_MAX_BODY_BYTES, else 65536.") var maxBodyBytes: Int?
+    @Option(
+        help:
+            "API requests in progress at once; more are answered 503 at once. Default: $HERALD_MAX_CONCURRENT_REQUESTS, else 512."
+    ) var maxConcurrentRequests: Int?
     @Option(help: "Database sessions to keep. Default: $HERALD_DATABASE_POOL_SIZE, else 16.") var databasePoolSize: Int?
     @Option(
         help: ArgumentHelp(
