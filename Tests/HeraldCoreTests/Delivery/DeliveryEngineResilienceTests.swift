@@ -157,17 +157,17 @@ extension Networked {
             try await harness.stop()
         }
 
-        /// Apple refusing the service (503 to everything) pauses sending: a handful of probes go out during the
-        /// outage instead of every delivery retrying on its own schedule, no attempt is spent, and everything is
-        /// delivered once Apple answers again.
-        @Test func aServiceOutagePausesSendingAndSpendsNoAttempts() async throws {
+        /// Apple refusing the service or the key's token (503 or 429 `TooManyProviderTokenUpdates` to everything, for
+        /// 10 s) pauses sending: a handful of probes go out during the outage instead of every delivery retrying on
+        /// its own schedule, no attempt is spent, and everything is delivered once Apple answers again.
+        @Test(arguments: [(503, "ServiceUnavailable"), (429, "TooManyProviderTokenUpdates")])
+        func aServiceOutagePausesSendingAndSpendsNoAttempts(status: Int, reason: String) async throws {
             let harness = try await EngineHarness.start()
-            harness.sandbox.script(
-                deviceTokenPrefix: "", .reject(status: 503, reason: "ServiceUnavailable", timestamp: nil))
+            harness.sandbox.script(deviceTokenPrefix: "", .reject(status: status, reason: reason, timestamp: nil))
             let notification = try await harness.insertFanOut(count: 200, tokenPrefix: "0ff")
             let engine = harness.makeEngine()
             let runner = Task { await engine.run() }
-            try await Task.sleep(for: .seconds(4))
+            try await Task.sleep(for: .seconds(10))
             let duringOutage = harness.sandbox.recordedRequests.count
             harness.sandbox.clearScripts()
             var delivered = false
@@ -178,8 +178,9 @@ extension Networked {
             engine.shutdownGracefully()
             await runner.value
             #expect(delivered)
-            #expect(duringOutage >= 2, "a probe, and another after the first pause")
-            #expect(duringOutage <= 6, "\(duringOutage) requests in 4 s of outage: one probe per pause (1, 2, 4 s)")
+            #expect(duringOutage >= 3, "a probe, and another after each of the first pauses")
+            // Pauses of 1, 2, 4 and 8 s, each scaled by a jitter of 0.5 to 1: at most 6 probes fit in 10 s.
+            #expect(duringOutage <= 6, "\(duringOutage) requests in 10 s of outage: one probe per pause")
             let spent = try await harness.client.query(
                 "SELECT max(attempts) FROM deliveries WHERE notification_id = \(notification)"
             ).scalar(Int.self)
