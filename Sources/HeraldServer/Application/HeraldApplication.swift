@@ -9,11 +9,12 @@ public enum HeraldApplication {
     public static func router(settings: ServerSettings, services: HeraldServices) -> Router<HeraldRequestContext> {
         let router = Router(context: HeraldRequestContext.self)
         let shapes = RouteShapes()
-        router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: ErrorMiddleware(routes: shapes))
         router.add(
             middleware: LoadSheddingMiddleware(
-                limit: settings.maxConcurrentRequests, databaseWaitBudget: settings.databaseWaitBudget))
+                limit: settings.maxConcurrentRequests, databaseWaitBudget: settings.databaseWaitBudget,
+                metrics: settings.metrics))
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ErrorMiddleware(routes: shapes))
         router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
         router.add(middleware: InputHygieneMiddleware())
         HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)
