@@ -8,7 +8,8 @@ struct Herald: AsyncParsableCommand {
         commandName: "herald",
         abstract: "Herald, a self-hosted push-notification gateway for Apple devices.",
         subcommands: [
-            ServeCommand.self, WorkerCommand.self, MigrateCommand.self, KeysCommand.self, PushCommand.self,
+            ServeCommand.self, WorkerCommand.self, MigrateCommand.self, KeysCommand.self, AppsCommand.self,
+            APNsKeysCommand.self, PushCommand.self,
             DeliveriesCommand.self, LogsCommand.self, PruneCommand.self, DevCommand.self,
         ])
 

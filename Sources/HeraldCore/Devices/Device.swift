@@ -27,6 +27,8 @@ public struct Device: Sendable, Equatable {
     public var platform: DevicePlatform
     public var environment: PushEnvironment
     public var topic: String?
+    /// The app the device belongs to; nil only before a default app is defined.
+    public var appID: ExternalID?
     public var appVersion: String?
     public var osVersion: String?
     public var isActive: Bool
@@ -43,17 +45,20 @@ public struct DeviceRegistration: Sendable {
     public var environment: PushEnvironment
     /// The apns-topic; `nil` means the configured bundle id.
     public var topic: String?
+    /// The app the device registers for; `nil`: the app whose bundle id is `topic`, else the default app.
+    public var app: ExternalID?
     public var appVersion: String?
     public var osVersion: String?
 
     public init(
         token: DeviceToken, platform: DevicePlatform, environment: PushEnvironment, topic: String? = nil,
-        appVersion: String? = nil, osVersion: String? = nil
+        app: ExternalID? = nil, appVersion: String? = nil, osVersion: String? = nil
     ) {
         self.token = token
         self.platform = platform
         self.environment = environment
         self.topic = topic
+        self.app = app
         self.appVersion = appVersion
         self.osVersion = osVersion
     }

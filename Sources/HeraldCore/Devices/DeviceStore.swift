@@ -10,7 +10,7 @@ public struct DeviceStore: Sendable {
 
     static let columns = """
         d.id, d.platform, d.environment, d.topic, d.app_version, d.os_version, d.is_active, d.deactivation_reason,
-        d.created_at, d.registered_at, d.last_used_at
+        d.created_at, d.registered_at, d.last_used_at, (SELECT a.external_id FROM apps a WHERE a.id = d.app_id)
         """
 
     static func decode(_ row: PostgresRow) throws -> Device {
@@ -18,7 +18,8 @@ public struct DeviceStore: Sendable {
             try row.decode((UUID, String, String, String?, String?, String?, Bool, String?, Date, Date, Date?).self)
         return Device(
             id: id, platform: DevicePlatform(rawValue: platform) ?? .iOS,
-            environment: PushEnvironment(rawValue: environment) ?? .production, topic: topic, appVersion: app,
+            environment: PushEnvironment(rawValue: environment) ?? .production, topic: topic,
+            appID: try row.decode(column: 11, as: String?.self).flatMap(ExternalID.init), appVersion: app,
             osVersion: os, isActive: active, deactivationReason: reason.flatMap(DeactivationReason.init(rawValue:)),
             createdAt: created, registeredAt: registered, lastUsedAt: lastUsed)
     }
@@ -31,20 +32,25 @@ public struct DeviceStore: Sendable {
     ) {
         let rows = try await client.query(
             """
-            INSERT INTO device_tokens AS d (user_id, token, platform, environment, topic, app_version, os_version)
+            INSERT INTO device_tokens AS d (
+                user_id, token, platform, environment, topic, app_version, os_version, app_id)
             SELECT u.id, \(registration.token.hex), \(registration.platform.rawValue),
                    \(registration.environment.rawValue), \(registration.topic), \(registration.appVersion),
-                   \(registration.osVersion)
+                   \(registration.osVersion),
+                   COALESCE((SELECT a.id FROM apps a WHERE a.external_id = \(registration.app?.rawValue)),
+                       (SELECT a.id FROM apps a WHERE a.bundle_id = \(registration.topic)),
+                       (SELECT a.id FROM apps a WHERE a.is_default))
             FROM users u WHERE u.external_id = \(user.rawValue)
             ON CONFLICT (token) DO UPDATE
             SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
                 topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
+                app_id = EXCLUDED.app_id,
                 is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
                 updated_at = now()
             RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
             """)
         guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
-        return (try Self.decode(row), try row.decode(column: 11, as: Bool.self))
+        return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
     }
 
     /// Registers several tokens in one statement and one commit: what ``RegistrationBatcher`` sends under load.
@@ -56,27 +62,33 @@ public struct DeviceStore: Sendable {
         // Optional text travels as "" (no valid value is empty) because the arrays are text[] of non-null elements.
         let rows = try await client.query(
             """
-            INSERT INTO device_tokens AS d (user_id, token, platform, environment, topic, app_version, os_version)
+            INSERT INTO device_tokens AS d (
+                user_id, token, platform, environment, topic, app_version, os_version, app_id)
             SELECT u.id, i.token, i.platform, i.environment, nullif(i.topic, ''), nullif(i.app_version, ''),
-                   nullif(i.os_version, '')
+                   nullif(i.os_version, ''),
+                   COALESCE((SELECT a.id FROM apps a WHERE a.external_id = i.app),
+                       (SELECT a.id FROM apps a WHERE a.bundle_id = i.topic),
+                       (SELECT a.id FROM apps a WHERE a.is_default))
             FROM unnest(\(batch.map(\.user.rawValue)), \(batch.map(\.registration.token.hex)),
                         \(batch.map(\.registration.platform.rawValue)),
                         \(batch.map(\.registration.environment.rawValue)),
                         \(batch.map { $0.registration.topic ?? "" }), \(batch.map { $0.registration.appVersion ?? "" }),
-                        \(batch.map { $0.registration.osVersion ?? "" }))
-                AS i (user_external_id, token, platform, environment, topic, app_version, os_version)
+                        \(batch.map { $0.registration.osVersion ?? "" }),
+                        \(batch.map { $0.registration.app?.rawValue ?? "" }))
+                AS i (user_external_id, token, platform, environment, topic, app_version, os_version, app)
             JOIN users u ON u.external_id = i.user_external_id
             ON CONFLICT (token) DO UPDATE
             SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
                 topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
+                app_id = EXCLUDED.app_id,
                 is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
                 updated_at = now()
             RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted, d.token
             """)
         var result: [String: (device: Device, created: Bool)] = [:]
         for row in rows {
-            result[try row.decode(column: 12, as: String.self)] = (
-                try Self.decode(row), try row.decode(column: 11, as: Bool.self)
+            result[try row.decode("token", as: String.self)] = (
+                try Self.decode(row), try row.decode("inserted", as: Bool.self)
             )
         }
         return result

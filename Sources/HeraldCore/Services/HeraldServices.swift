@@ -11,6 +11,8 @@ public struct HeraldServices: Sendable {
     public let keys: APIKeyStore
     public let notifications: NotificationStore
     public let logs: DeliveryLogStore
+    public let apps: AppStore
+    public let signingKeys: SigningKeyStore
     /// Woken after each accepted notification so expansion starts at once in this process; `nil` when another
     /// process expands.
     public let expansion: ExpansionLoop?
@@ -24,6 +26,8 @@ public struct HeraldServices: Sendable {
         keys = APIKeyStore(client: client)
         notifications = NotificationStore(client: client)
         logs = DeliveryLogStore(client: client)
+        apps = AppStore(client: client)
+        signingKeys = SigningKeyStore(client: client)
         self.expansion = expansion
     }
 

@@ -8,6 +8,7 @@ struct DeviceResponse: ResponseEncodable {
     var platform: String
     var environment: String
     var topic: String?
+    var appId: String?
     var appVersion: String?
     var osVersion: String?
     var isActive: Bool
@@ -21,6 +22,7 @@ struct DeviceResponse: ResponseEncodable {
         platform = device.platform.rawValue
         environment = device.environment.rawValue
         topic = device.topic
+        appId = device.appID?.rawValue
         appVersion = device.appVersion
         osVersion = device.osVersion
         isActive = device.isActive

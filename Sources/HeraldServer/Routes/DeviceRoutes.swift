@@ -12,7 +12,13 @@ struct DeviceRoutes {
         router.on("/api/v1/devices/register", method: .post) { request, context in
             let user = try context.requireUser()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
-            let registration = try parseRegistration(body)
+            var registration = try parseRegistration(body)
+            if let appID = registration.app {
+                guard let app = try await services.apps.app(appID) else {
+                    throw APIError.notFound("no app has this id", field: "appId")
+                }
+                registration.topic = registration.topic ?? app.bundleID
+            }
             let (device, created) = try await services.registrations.register(registration, for: user)
             return EditedResponse(status: created ? .created : .ok, response: DeviceResponse(device))
         }
@@ -31,7 +37,7 @@ struct DeviceRoutes {
     }
 
     private func parseRegistration(_ body: JSONObject) throws(APIError) -> DeviceRegistration {
-        try body.allowOnly(["token", "platform", "appVersion", "osVersion", "environment", "topic"])
+        try body.allowOnly(["token", "platform", "appVersion", "osVersion", "environment", "topic", "appId"])
         guard let token = DeviceToken(hex: try body.requiredString("token")) else {
             throw .validation("must be hex of even length, 16 to 256 bytes", field: "token")
         }
@@ -56,8 +62,8 @@ struct DeviceRoutes {
             throw .validation("must be 1 to 20 characters", field: "osVersion")
         }
         return DeviceRegistration(
-            token: token, platform: platform, environment: environment, topic: topic, appVersion: appVersion,
-            osVersion: osVersion)
+            token: token, platform: platform, environment: environment, topic: topic,
+            app: try body.externalID("appId"), appVersion: appVersion, osVersion: osVersion)
     }
 
     private static func isTopic(_ text: String) -> Bool {

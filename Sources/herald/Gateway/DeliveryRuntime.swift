@@ -14,6 +14,7 @@ struct DeliveryRuntime {
     let engine: DeliveryEngine
     let apns: APNsClient
     let tokens: ProviderTokenCoordinator
+    private let defaults: SingleAppDefaults
 
     init(
         client: PostgresClient, settings: APNsSettings, configuration: DeliveryEngineConfiguration,
@@ -23,6 +24,7 @@ struct DeliveryRuntime {
         let source = try settings.makeTokenSource(logger: logger)
         apns = try settings.makeClient(tokens: source, logger: logger)
         tokens = ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
+        defaults = SingleAppDefaults(client: client, settings: settings, logger: logger)
         let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)
@@ -37,6 +39,7 @@ struct DeliveryRuntime {
     /// The fleet's provider token is adopted before the first push, so a restarted or added process sends with the
     /// token the others use rather than a new one Apple may refuse.
     func run(until stop: @escaping @Sendable () async -> Void) async {
+        await defaults.define()
         let tokens = tokens
         try? await tokens.synchronize()
         let tokenTask = Task { await tokens.run() }
@@ -53,5 +56,31 @@ struct DeliveryRuntime {
         stopper.cancel()
         apnsTask.cancel()
         await apnsTask.value
+    }
+}
+
+/// The single-app settings (`APNS_BUNDLE_ID`, `APNS_TEAM_ID`, `APNS_KEY_ID`, `APNS_KEY_PATH`, `APNS_PRODUCTION`) as
+/// data: the default app and its signing key, defined (or brought up to date) by every delivering start-up, so an
+/// installation configured the way it always was keeps working and its devices belong to the default app.
+struct SingleAppDefaults {
+    let client: PostgresClient
+    let settings: APNsSettings
+    let logger: Logger
+
+    func define() async {
+        do {
+            if let bundleID = settings.bundleID {
+                let app = try await AppStore(client: client).defineDefault(
+                    bundleID: bundleID, teamID: settings.teamID,
+                    environment: settings.defaultEnvironment == .production ? .production : .sandbox)
+                logger.info("default app \(app.externalID) is \(app.bundleID) on team \(app.teamID)")
+            }
+            _ = try await SigningKeyStore(client: client).defineDefault(
+                teamID: settings.teamID, keyID: settings.keyID, keyPath: settings.keyPath)
+        } catch {
+            logger.error(
+                "cannot record the default app and key from APNS_* settings; delivery continues with the settings",
+                metadata: ["error": "\(error)"])
+        }
     }
 }

@@ -1,0 +1,97 @@
+import APNsCore
+import Foundation
+import HeraldCore
+import HeraldTesting
+import Postgres
+import Testing
+
+/// Apps as data: the single-app settings become the default app that today's devices join, and a registration
+/// joins the app it names, else the app of its topic, else the default.
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct AppStoreTests {
+    /// A database of today's schema with devices registered before apps existed: defining the default app from
+    /// the settings gives every one of them to it, and running it again changes nothing.
+    @Test func theSettingsBecomeTheDefaultAppThatExistingDevicesJoin() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let alice = try await db.user("alice")
+        _ = try await db.device(alice)
+        _ = try await db.device(alice)
+        #expect(try await db.devices.devices(of: alice).allSatisfy { $0.appID == nil })
+
+        let apps = AppStore(client: db.client)
+        let app = try await apps.defineDefault(bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
+        #expect(app.isDefault && app.externalID.rawValue == "default" && app.bundleID == "com.example.one")
+        #expect(try await db.devices.devices(of: alice).allSatisfy { $0.appID == app.externalID })
+        let again = try await apps.defineDefault(
+            bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
+        #expect(again.id == app.id)
+        #expect(try await apps.list().count == 1)
+
+        // A changed APNS_BUNDLE_ID moves the default app to it rather than making a second default.
+        let moved = try await apps.defineDefault(
+            bundleID: "com.example.renamed", teamID: "TEAM000001", environment: .production)
+        #expect(
+            moved.id == app.id && moved.bundleID == "com.example.renamed" && moved.defaultEnvironment == .production)
+        let deleteDefault = await #expect(throws: DomainError.self) { try await apps.delete(app.externalID) }
+        #expect(deleteDefault?.kind == .conflict)
+    }
+
+    @Test func registrationsJoinTheNamedAppElseTheTopicsElseTheDefault() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let apps = AppStore(client: db.client)
+        _ = try await apps.defineDefault(bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
+        let two = try AppDefinition(
+            name: "Two", bundleID: "com.example.two", teamID: "TEAM000002", defaultEnvironment: .production)
+        let (second, created) = try await apps.put(ExternalID("two")!, two)
+        #expect(created)
+        let taken = await #expect(throws: DomainError.self) {
+            try await apps.put(ExternalID("three")!, two)
+        }
+        #expect(taken?.kind == .conflict && taken?.field == "bundleId")
+
+        let alice = try await db.user("alice")
+        func register(app: String? = nil, topic: String? = nil) async throws -> ExternalID? {
+            let token = DeviceToken(hex: SecureToken.hex())!
+            return try await db.devices.register(
+                .init(
+                    token: token, platform: .iOS, environment: .sandbox, topic: topic, app: app.flatMap(ExternalID.init)
+                ),
+                for: alice
+            ).device.appID
+        }
+        #expect(try await register(app: "two") == second.externalID)
+        #expect(try await register(topic: "com.example.two") == second.externalID)
+        #expect(try await register(topic: "com.example.elsewhere")?.rawValue == "default")
+        #expect(try await register()?.rawValue == "default")
+
+        #expect(try await apps.delete(second.externalID))
+        #expect(try await db.devices.devices(of: alice).count == 2, "an app's devices go with it")
+    }
+
+    @Test func signingKeysAreDataWithoutTheirMaterial() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let keys = SigningKeyStore(client: db.client)
+        let topical = try SigningKeyDefinition(
+            teamID: "TEAM000001", keyID: "KEY0000002", environments: .production,
+            topics: ["com.example.two", "com.example.one", "com.example.two"])
+        let (key, added) = try await keys.add(topical, keyPath: "/etc/herald/AuthKey_KEY0000002.p8")
+        #expect(added && key.topics == ["com.example.one", "com.example.two"] && key.storage == .file)
+        #expect(key.signs(topic: "com.example.one", environment: .production))
+        #expect(!key.signs(topic: "com.example.one", environment: .sandbox))
+        #expect(!key.signs(topic: "com.example.three", environment: .production))
+
+        _ = try await keys.defineDefault(teamID: "TEAM000001", keyID: "KEY0000001", keyPath: "/etc/herald/a.p8")
+        #expect(try await keys.list().map(\.keyID) == ["KEY0000001", "KEY0000002"])
+        let retired = try await keys.retire(keyID: "KEY0000001")
+        #expect(retired.map(\.state) == [.retired])
+        _ = try await keys.defineDefault(teamID: "TEAM000001", keyID: "KEY0000001", keyPath: "/etc/herald/a.p8")
+        #expect(try await keys.list().first?.state == .retired, "a start-up does not bring a retired key back")
+
+        let bad = #expect(throws: DomainError.self) {
+            try SigningKeyDefinition(teamID: "TEAM000001", keyID: "KEY", environments: .both, topics: ["bad topic"])
+        }
+        #expect(bad?.field == "topics[0]")
+    }
+}

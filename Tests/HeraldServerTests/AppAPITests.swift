@@ -1,0 +1,65 @@
+import APNsCore
+import Foundation
+import HTTPTypes
+import HeraldCore
+import HeraldServer
+import HeraldTesting
+import Postgres
+import Testing
+
+/// Apps over the API (admin key): create, update, read, list and delete; registrations name their app.
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct AppAPITests {
+    @Test func appsAreManagedByAdminKeysAndDevicesRegisterForThem() async throws {
+        let harness = try await APIHarness.make()
+        _ = try await harness.services.apps.defineDefault(
+            bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
+        try await harness.run { api in
+            let two = #"{"name":"Two","bundleId":"com.example.two","teamId":"TEAM000002"}"#
+            let created = try await api.call(.put, "/api/v1/apps/two", headers: harness.admin(), json: two)
+            #expect(created.status == .created)
+            #expect(created.json?["defaultEnvironment"] == .string("production"))
+            #expect(created.json?["isDefault"] == .bool(false))
+            #expect(try await api.call(.put, "/api/v1/apps/two", headers: harness.admin(), json: two).status == .ok)
+            let taken = try await api.call(.put, "/api/v1/apps/three", headers: harness.admin(), json: two)
+            #expect(taken.status == .conflict && taken.field == "bundleId")
+            let badTeam = try await api.call(
+                .put, "/api/v1/apps/three", headers: harness.admin(),
+                json: #"{"name":"Three","bundleId":"com.example.three","teamId":"NOT A TEAM"}"#)
+            #expect(badTeam.status == .unprocessableContent && badTeam.field == "teamId")
+            let sendKey = harness.bearer(harness.keys[.send]!)
+            #expect(try await api.call(.get, "/api/v1/apps", headers: sendKey).status == .forbidden)
+            let listed = try await api.call(.get, "/api/v1/apps", headers: harness.admin())
+            #expect(Self.list(listed.json?["apps"]).compactMap { $0["id"]?.stringValue } == ["default", "two"])
+
+            try await DeviceAPITests.setUp(api, users: ["alice"])
+            let registered = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(DeviceAPITests.hexToken())","platform":"iOS","appId":"two"}"#)
+            #expect(registered.status == .created)
+            #expect(registered.json?["appId"] == .string("two"))
+            #expect(registered.json?["topic"] == .string("com.example.two"))
+            let unnamed = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(DeviceAPITests.hexToken())","platform":"iOS"}"#)
+            #expect(unnamed.json?["appId"] == .string("default"))
+            let unknown = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(DeviceAPITests.hexToken())","platform":"iOS","appId":"nowhere"}"#)
+            #expect(unknown.status == .notFound && unknown.field == "appId")
+
+            let keepDefault = try await api.call(.delete, "/api/v1/apps/default", headers: harness.admin())
+            #expect(keepDefault.status == .conflict)
+            #expect(try await api.call(.delete, "/api/v1/apps/two", headers: harness.admin()).status == .noContent)
+            #expect(try await api.call(.get, "/api/v1/apps/two", headers: harness.admin()).status == .notFound)
+            let devices = try await api.call(.get, "/api/v1/devices", headers: try harness.user("alice"))
+            #expect(Self.list(devices.json?["devices"]).count == 1, "the deleted app's device went with it")
+            let keys = try await api.call(.get, "/api/v1/apns-keys", headers: harness.admin())
+            #expect(keys.status == .ok && Self.list(keys.json?["keys"]).isEmpty)
+        }
+    }
+
+    static func list(_ value: JSONValue?) -> [JSONValue] {
+        guard case .array(let items)? = value else { return [] }
+        return items
+    }
+}
