@@ -80,8 +80,9 @@ extension DeliveryEngine {
         if first { metrics.setPaused(true) }
         logger.critical(
             """
-            APNs refused Herald's credentials (\(reason)); sending with this key pauses for \(pause), then probes with \
-            one push, the pause doubling up to \(configuration.credentialBackoff.maximum) while Apple keeps refusing. \
+            APNs refused Herald's credentials (\(reason)); sending with this key pauses for \
+            \(Int(pause.seconds.rounded())) s, then probes with one push, the pause doubling up to \
+            \(Int(configuration.credentialBackoff.maximum.seconds)) s while Apple keeps refusing. \
             Fix the key or team at Apple, or deploy a new key; `herald deliveries resume` probes at once
             """,
             metadata: [
