@@ -36,6 +36,17 @@ public struct SigningKeyStore: Sendable {
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
     }
 
+    /// The active keys whose material is a file, each with its path: what a delivering process signs with. Only
+    /// that process reads it; no route or listing returns it.
+    public func activeKeyFiles() async throws -> [(key: SigningKey, path: String)] {
+        try await client.query(
+            """
+            SELECT \(unescaped: Self.columns), key_path FROM apns_signing_keys
+            WHERE state = 'active' AND key_path IS NOT NULL ORDER BY team_id, key_id
+            """
+        ).map { (try Self.decode($0), try $0.decode("key_path", as: String.self)) }
+    }
+
     /// Every key, by team and key id.
     public func list() async throws -> [SigningKey] {
         try await client.query("SELECT \(unescaped: Self.columns) FROM apns_signing_keys ORDER BY team_id, key_id")

@@ -8,12 +8,14 @@ import Logging
 import Postgres
 
 /// The delivery engine with its APNs client (sandbox and production side by side), the fleet's shared provider
-/// token and the webhook, wired from settings: what `herald worker` runs alone and `herald serve` runs beside the
+/// token, the key router that signs each push with a key of its app's team, and the webhook, wired from settings: what `herald worker` runs alone and `herald serve` runs beside the
 /// API.
 struct DeliveryRuntime {
     let engine: DeliveryEngine
     let apns: APNsClient
     let tokens: ProviderTokenCoordinator
+    /// Chooses each push's signing key; the engine sends through it.
+    let router: KeyRouter
     private let defaults: SingleAppDefaults
 
     init(
@@ -25,11 +27,12 @@ struct DeliveryRuntime {
         apns = try settings.makeClient(tokens: source, logger: logger)
         tokens = ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
         defaults = SingleAppDefaults(client: client, settings: settings, logger: logger)
+        router = KeyRouter(defaultClient: apns, settings: settings, database: client, logger: logger)
         let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)
         engine = DeliveryEngine(
-            client: client, apns: apns, configuration: configuration, metrics: metrics, webhook: webhook,
+            client: client, apns: router, configuration: configuration, metrics: metrics, webhook: webhook,
             logger: logger)
     }
 
@@ -40,6 +43,10 @@ struct DeliveryRuntime {
     /// token the others use rather than a new one Apple may refuse.
     func run(until stop: @escaping @Sendable () async -> Void) async {
         await defaults.define()
+        let router = router
+        try? await router.refresh()
+        let routerTask = Task { await router.run() }
+        defer { routerTask.cancel() }
         let tokens = tokens
         try? await tokens.synchronize()
         let tokenTask = Task { await tokens.run() }

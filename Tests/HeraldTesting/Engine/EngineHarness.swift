@@ -24,10 +24,14 @@ public struct EngineHarness: Sendable {
     public let apns: APNsClient
     private let apnsTask: Task<Void, Never>
 
-    /// - Parameter databaseURL: A migrated database to use instead of a fresh one from ``TestDatabases``.
-    public static func start(connections: Int = 1, recordsRequests: Bool = true, databaseURL: String? = nil)
-        async throws -> EngineHarness
-    {
+    /// - Parameters:
+    ///   - databaseURL: A migrated database to use instead of a fresh one from ``TestDatabases``.
+    ///   - trustedKeys: More signing keys of the team the mocks accept, beside the harness's own.
+    ///   - bundleIDs: More bundle ids the mocks accept, beside ``bundleID``.
+    public static func start(
+        connections: Int = 1, recordsRequests: Bool = true, databaseURL: String? = nil,
+        trustedKeys: [TestSigningKey] = [], bundleIDs: Set<String> = []
+    ) async throws -> EngineHarness {
         let url: String
         if let databaseURL { url = databaseURL } else { url = try await TestDatabases.shared.heraldDatabase() }
         let client = PostgresClient(
@@ -43,7 +47,9 @@ public struct EngineHarness: Sendable {
         for _ in 0..<2 {
             let mock = try APNsMockServer(
                 configuration: APNsMockConfiguration(
-                    teamID: teamID, keys: [key.keyID: key.publicKeyPEM], bundleIDs: [bundleID],
+                    teamID: teamID,
+                    keys: Dictionary(uniqueKeysWithValues: ([key] + trustedKeys).map { ($0.keyID, $0.publicKeyPEM) }),
+                    bundleIDs: bundleIDs.union([bundleID]),
                     recordsRequests: recordsRequests))
             try await mock.start()
             let caFile = FileManager.default.temporaryDirectory.appendingPathComponent(

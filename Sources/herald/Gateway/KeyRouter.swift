@@ -1,0 +1,166 @@
+import APNs
+import APNsCore
+import Cryptography
+import Foundation
+import HeraldCore
+import Logging
+import Postgres
+import Synchronization
+
+/// Sends each push with a signing key of its app's team that may sign for its topic and environment: the apps and
+/// keys on record (refreshed every few seconds), each key with its own APNs client and fleet-shared provider token,
+/// made on first use. A key Apple refuses (`InvalidProviderToken`, `UnrelatedKeyIdInToken`,
+/// `BadEnvironmentKeyIdInToken`) is paused alone and the push goes out with the team's next key; only when no key is
+/// left does the refusal reach the engine, which then pauses sending as a whole.
+final class KeyRouter: APNsTransport {
+    struct KeyRef: Hashable, Sendable, CustomStringConvertible {
+        let teamID: String
+        let keyID: String
+        var description: String { "\(teamID)/\(keyID)" }
+    }
+
+    private struct Route {
+        let key: SigningKey
+        let path: String
+        var ref: KeyRef { KeyRef(teamID: key.teamID, keyID: key.keyID) }
+    }
+
+    private struct State {
+        var loaded = false
+        /// Bundle id → team, from the apps on record.
+        var teams: [String: String] = [:]
+        var routes: [Route] = []
+        var clients: [KeyRef: APNsClient] = [:]
+        var tasks: [Task<Void, Never>] = []
+        var pausedUntil: [KeyRef: ContinuousClock.Instant] = [:]
+    }
+
+    static let refreshInterval = Duration.seconds(5)
+    static let keyPause = Duration.seconds(60)
+
+    private let defaultClient: APNsClient
+    private let defaultKey: KeyRef
+    private let settings: APNsSettings
+    private let database: PostgresClient
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(defaultClient: APNsClient, settings: APNsSettings, database: PostgresClient, logger: Logger) {
+        self.defaultClient = defaultClient
+        defaultKey = KeyRef(teamID: settings.teamID, keyID: settings.keyID)
+        self.settings = settings
+        self.database = database
+        self.logger = logger
+    }
+
+    /// Reads the apps and active keys; until the first read succeeds every push goes out with the default key.
+    func refresh() async throws {
+        let apps = try await AppStore(client: database).list()
+        let keys = try await SigningKeyStore(client: database).activeKeyFiles()
+        state.withLock { state in
+            state.teams = Dictionary(apps.map { ($0.bundleID, $0.teamID) }, uniquingKeysWith: { first, _ in first })
+            state.routes = keys.map { Route(key: $0.key, path: $0.path) }
+            state.loaded = true
+        }
+    }
+
+    /// Refreshes until cancelled, then stops the clients it made.
+    func run() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.refreshInterval)
+            do {
+                try await refresh()
+            } catch {
+                logger.warning(
+                    "cannot read the apps and signing keys; keeping the last ones", metadata: ["error": "\(error)"])
+            }
+        }
+        for task in state.withLock({ $0.tasks }) { task.cancel() }
+    }
+
+    func send(_ request: PushRequest, environment: APNsEnvironment) async throws -> PushResult {
+        let routes = candidates(topic: request.topic, environment: environment)
+        guard let routes else { return try await defaultClient.send(request, environment: environment) }
+        var last: PushResult = .failed(
+            .credentialsUnavailable(
+                "no active signing key of the app's team may sign for \(request.topic) in \(environment)"))
+        for (position, route) in routes.enumerated() {
+            guard let client = client(for: route) else { continue }
+            last = try await client.send(request, environment: environment)
+            guard case .rejected(let rejection) = last, Self.refusesKey(rejection.reason),
+                position < routes.count - 1
+            else { return last }
+            pause(route.ref, reason: rejection.reason)
+        }
+        return last
+    }
+
+    /// The keys to try, best first (topic-specific, then the settings' key, then by id); nil before the first read.
+    private func candidates(topic: String, environment: APNsEnvironment) -> [Route]? {
+        let now = ContinuousClock.now
+        return state.withLock { state -> [Route]? in
+            guard state.loaded else { return nil }
+            let bundleID = Self.bundleID(of: topic, among: state.teams.keys)
+            let team = bundleID.flatMap { state.teams[$0] } ?? defaultKey.teamID
+            let pushEnvironment: PushEnvironment = environment == .production ? .production : .sandbox
+            return state.routes.filter { route in
+                route.key.teamID == team && route.key.signs(topic: bundleID ?? topic, environment: pushEnvironment)
+                    && (state.pausedUntil[route.ref].map { $0 <= now } ?? true)
+            }.sorted { left, right in
+                (left.key.topics.isEmpty ? 1 : 0, left.ref == defaultKey ? 0 : 1, left.key.keyID)
+                    < (right.key.topics.isEmpty ? 1 : 0, right.ref == defaultKey ? 0 : 1, right.key.keyID)
+            }
+        }
+    }
+
+    /// The bundle id a topic belongs to: itself, or the longest known bundle id it extends with a push type's suffix.
+    static func bundleID(of topic: String, among bundleIDs: some Collection<String>) -> String? {
+        if bundleIDs.contains(topic) { return topic }
+        return bundleIDs.filter { topic.hasPrefix($0 + ".") }.max { $0.count < $1.count }
+    }
+
+    static func refusesKey(_ reason: APNsReason) -> Bool {
+        [.invalidProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken].contains(reason)
+    }
+
+    private func pause(_ key: KeyRef, reason: APNsReason) {
+        state.withLock { $0.pausedUntil[key] = .now + Self.keyPause }
+        logger.error(
+            """
+            APNs refused signing key \(key) (\(reason)); pausing that key for \(Int(Self.keyPause.seconds)) s and \
+            sending with the team's next key
+            """,
+            metadata: ["herald.apns.key_id": "\(key.keyID)", "herald.apns.team_id": "\(key.teamID)"])
+    }
+
+    /// The key's client, made on first use; nil (and the key paused) when its file cannot be read.
+    private func client(for route: Route) -> APNsClient? {
+        if route.ref == defaultKey { return defaultClient }
+        if let client = state.withLock({ $0.clients[route.ref] }) { return client }
+        do {
+            let source = ProviderTokenSource(
+                key: try P256PrivateKey(contentsOfFile: route.path), keyID: route.key.keyID,
+                teamID: route.key.teamID, logger: logger)
+            let made = try settings.makeClient(tokens: source, logger: logger)
+            let tokens = ProviderTokenCoordinator(
+                store: ProviderTokenStore(client: database), source: source, logger: logger)
+            return state.withLock { state in
+                if let existing = state.clients[route.ref] { return existing }
+                state.clients[route.ref] = made
+                state.tasks.append(Task { await made.run() })
+                state.tasks.append(
+                    Task {
+                        try? await tokens.synchronize()
+                        await tokens.run()
+                    })
+                return made
+            }
+        } catch {
+            state.withLock { $0.pausedUntil[route.ref] = .now + Self.keyPause }
+            logger.error(
+                "cannot use signing key \(route.ref): \(error); pausing it",
+                metadata: ["herald.apns.key_id": "\(route.key.keyID)"])
+            return nil
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import APNsMock
+import Foundation
+import HeraldCore
+import HeraldTesting
+import Postgres
+import Testing
+
+extension Networked {
+    /// Several apps and keys in one `herald serve`: each app's pushes are signed by a key allowed for its topic, the
+    /// settings' key keeps signing for the default app, and a key Apple refuses gives way to the team's next key
+    /// for that topic without pausing anything else.
+    @Suite struct KeyRoutingTests {
+        @Test func eachAppIsSignedByItsKeyAndARefusedKeyGivesWayToTheNext() async throws {
+            let topical = TestSigningKey.generate(keyID: "KEYTOPIC02")
+            // Not trusted by the mock, and tried first: its id sorts before the other topic-specific key's.
+            let refused = TestSigningKey.generate(keyID: "KEYAAAAAA1")
+            let harness = try await EngineHarness.start(trustedKeys: [topical], bundleIDs: ["com.example.two"])
+            var files: [String] = []
+            defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+            let keys = SigningKeyStore(client: harness.client)
+            for key in [topical, refused] {
+                let file = EngineHarness.keyFile()
+                files.append(file)
+                try key.writePrivateKey(to: file)
+                _ = try await keys.add(
+                    try SigningKeyDefinition(
+                        teamID: EngineHarness.teamID, keyID: key.keyID, environments: .both,
+                        topics: ["com.example.two"]),
+                    keyPath: file)
+            }
+            _ = try await AppStore(client: harness.client).put(
+                ExternalID("two")!,
+                try AppDefinition(
+                    name: "Two", bundleID: "com.example.two", teamID: EngineHarness.teamID,
+                    defaultEnvironment: .sandbox))
+            let devices = 100
+            let first = try await harness.insertFanOut(count: devices, tokenPrefix: "a1")
+            let second = try await harness.insertFanOut(count: devices, tokenPrefix: "b2")
+            try await harness.client.execute(
+                "UPDATE device_tokens SET topic = 'com.example.two' WHERE token LIKE 'b2%'")
+
+            let keyFile = EngineHarness.keyFile()
+            files.append(keyFile)
+            let server = try BuiltProgram.herald.start(
+                ["serve", "--port", "0"], environment: try harness.heraldEnvironment(keyFile: keyFile))
+            _ = try await server.servingPort()
+            var sent = (0, 0)
+            for _ in 0..<300 where sent != (devices, devices) {
+                sent = (
+                    try await harness.states(of: first)["sent"] ?? 0, try await harness.states(of: second)["sent"] ?? 0
+                )
+                if sent != (devices, devices) { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            _ = await server.stop()
+            #expect(sent == (devices, devices), "every device of both apps got its push")
+
+            let requests = harness.sandbox.recordedRequests
+            func signer(_ request: MockRecordedRequest) -> String? { Self.keyID(request.header("authorization")) }
+            let twos = requests.filter { $0.header("apns-topic") == "com.example.two" }
+            let ones = requests.filter { $0.header("apns-topic") == EngineHarness.bundleID }
+            #expect(ones.count == devices && ones.allSatisfy { signer($0) == harness.key.keyID })
+            #expect(Set(twos.compactMap(signer)).isSubset(of: [topical.keyID, refused.keyID]))
+            let byRefused = twos.filter { signer($0) == refused.keyID }
+            #expect(!byRefused.isEmpty, "the refused key was tried first")
+            #expect(
+                byRefused.allSatisfy {
+                    $0.verdict == .reject(status: 403, reason: "InvalidProviderToken", timestamp: nil)
+                })
+            #expect(twos.filter { signer($0) == topical.keyID }.count == devices)
+            #expect(server.output.contains("refused signing key \(EngineHarness.teamID)/\(refused.keyID)"))
+            print(
+                "key routing: \(ones.count) pushes for the default app, \(twos.count) for app two, \(byRefused.count) of them refused for \(refused.keyID)"
+            )
+            try await harness.stop()
+        }
+
+        /// The `kid` of a bearer provider token.
+        static func keyID(_ authorization: String?) -> String? {
+            guard let token = authorization?.split(separator: " ").last,
+                let header = token.split(separator: ".").first
+            else { return nil }
+            var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            while base64.count % 4 != 0 { base64 += "=" }
+            guard let data = Data(base64Encoded: base64),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
+            return object["kid"] as? String
+        }
+    }
+}
