@@ -81,6 +81,8 @@ public enum TransportFailure: Hashable, Sendable, CustomStringConvertible {
     case connectionFailed(String)
     /// The provider token could not be made (key problem); the text says which.
     case credentialsUnavailable(String)
+    /// No signing key on record may sign this push (its app's team, its topic, its environment); the text says which.
+    case noSigningKey(String)
     /// HTTP/2 failed in a way the peer caused.
     case protocolError(String)
 
@@ -91,6 +93,7 @@ public enum TransportFailure: Hashable, Sendable, CustomStringConvertible {
         case .shutDown: "APNs client shut down"
         case .connectionFailed(let detail): "connection failed: \(detail)"
         case .credentialsUnavailable(let detail): "provider token unavailable: \(detail)"
+        case .noSigningKey(let detail): "no signing key: \(detail)"
         case .protocolError(let detail): "HTTP/2 error: \(detail)"
         }
     }

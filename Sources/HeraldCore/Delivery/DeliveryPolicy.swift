@@ -62,6 +62,9 @@ public struct DeliveryPolicy: Hashable, Sendable {
                 return .pauseKey(reason: .providerTokenUnavailable)
             case .timedOut, .connectionFailed, .protocolError:
                 return retry(reason: .noAnswer(failure), facts: facts, now: now, jitter: jitter)
+            case .noSigningKey:
+                // This app's push waits for a key (backing off, up to the attempt limit); other apps keep sending.
+                return retry(reason: .noAnswer(failure), facts: facts, now: now, jitter: jitter)
             }
         case .rejected(let rejection):
             return outcome(of: rejection, facts: facts, now: now, burstGuardTripped: burstGuardTripped, jitter: jitter)

@@ -38,6 +38,7 @@ public struct DeliveryReason: Hashable, Sendable, CustomStringConvertible {
     public static let shutDown = DeliveryReason("ShutDown")
     public static let connectionFailed = DeliveryReason("ConnectionFailed")
     public static let providerTokenUnavailable = DeliveryReason("ProviderTokenUnavailable")
+    public static let noSigningKey = DeliveryReason("NoSigningKey")
     public static let connectionLost = DeliveryReason("ConnectionLost")
 
     /// Herald's reason for an attempt that got no answer.
@@ -48,6 +49,7 @@ public struct DeliveryReason: Hashable, Sendable, CustomStringConvertible {
         case .shutDown: .shutDown
         case .connectionFailed: .connectionFailed
         case .credentialsUnavailable: .providerTokenUnavailable
+        case .noSigningKey: .noSigningKey
         case .protocolError: .connectionLost
         }
     }

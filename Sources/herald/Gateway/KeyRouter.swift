@@ -10,8 +10,9 @@ import Synchronization
 /// Sends each push with a signing key of its app's team that may sign for its topic and environment: the apps and
 /// keys on record (refreshed every few seconds), each key with its own APNs client and fleet-shared provider token,
 /// made on first use. A key Apple refuses (`InvalidProviderToken`, `UnrelatedKeyIdInToken`,
-/// `BadEnvironmentKeyIdInToken`) is paused alone and the push goes out with the team's next key; only when no key is
-/// left does the refusal reach the engine, which then pauses sending as a whole.
+/// `BadEnvironmentKeyIdInToken`) is paused alone and the push goes out with the team's next key; when the last key
+/// is refused too, the refusal reaches the engine, which pauses sending as a whole. A push no key may sign fails as
+/// `noSigningKey`, which retries that delivery later without holding up other apps.
 final class KeyRouter: APNsTransport {
     struct KeyRef: Hashable, Sendable, CustomStringConvertible {
         let teamID: String
@@ -82,8 +83,7 @@ final class KeyRouter: APNsTransport {
         let routes = candidates(topic: request.topic, environment: environment)
         guard let routes else { return try await defaultClient.send(request, environment: environment) }
         var last: PushResult = .failed(
-            .credentialsUnavailable(
-                "no active signing key of the app's team may sign for \(request.topic) in \(environment)"))
+            .noSigningKey("no active signing key of the app's team may sign for \(request.topic) in \(environment)"))
         for (position, route) in routes.enumerated() {
             guard let client = client(for: route) else { continue }
             last = try await client.send(request, environment: environment)

@@ -94,7 +94,10 @@ import Testing
                 == .retry(at: now.addingTimeInterval(1.5), reason: .apple(reason)))
     }
 
-    @Test(arguments: [TransportFailure.timedOut, .connectionFailed("refused"), .protocolError("GOAWAY")])
+    @Test(arguments: [
+        TransportFailure.timedOut, .connectionFailed("refused"), .protocolError("GOAWAY"),
+        .noSigningKey("no key for com.example.two"),
+    ])
     func missingAnswersBackOff(failure: TransportFailure) {
         let outcome = decide(.failed(failure), facts())
         #expect(outcome.state == .pending)
