@@ -1,5 +1,6 @@
 import APNsMock
 import Foundation
+import FoundationNetworking
 import HeraldCore
 import HeraldTesting
 import Postgres
@@ -43,7 +44,7 @@ extension Networked {
             files.append(keyFile)
             let server = try BuiltProgram.herald.start(
                 ["serve", "--port", "0"], environment: try harness.heraldEnvironment(keyFile: keyFile))
-            _ = try await server.servingPort()
+            let port = try await server.servingPort()
             var sent = (0, 0)
             for _ in 0..<300 where sent != (devices, devices) {
                 sent = (
@@ -51,8 +52,11 @@ extension Networked {
                 )
                 if sent != (devices, devices) { try await Task.sleep(for: .milliseconds(100)) }
             }
+            let (metrics, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
             _ = await server.stop()
             #expect(sent == (devices, devices), "every device of both apps got its push")
+            let pausedLine = #"herald_apns_key_paused{key="\#(EngineHarness.teamID)/\#(refused.keyID)"} 1"#
+            #expect(String(decoding: metrics, as: UTF8.self).contains(pausedLine), "the refused key shows as paused")
 
             let requests = harness.sandbox.recordedRequests
             func signer(_ request: MockRecordedRequest) -> String? { Self.keyID(request.header("authorization")) }

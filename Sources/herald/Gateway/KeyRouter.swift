@@ -1,5 +1,6 @@
 import APNs
 import APNsCore
+import CoreMetrics
 import Cryptography
 import Foundation
 import HeraldCore
@@ -44,14 +45,24 @@ final class KeyRouter: APNsTransport {
     private let settings: APNsSettings
     private let database: PostgresClient
     private let logger: Logger
+    private let metrics: any MetricsFactory
     private let state = Mutex(State())
 
-    init(defaultClient: APNsClient, settings: APNsSettings, database: PostgresClient, logger: Logger) {
+    init(
+        defaultClient: APNsClient, settings: APNsSettings, database: PostgresClient, metrics: any MetricsFactory,
+        logger: Logger
+    ) {
         self.defaultClient = defaultClient
         defaultKey = KeyRef(teamID: settings.teamID, keyID: settings.keyID)
         self.settings = settings
         self.database = database
+        self.metrics = metrics
         self.logger = logger
+    }
+
+    /// `herald_apns_key_paused{key="TEAM/KEY"}`: 1 while the router holds a refused or unusable key back.
+    private func pausedGauge(_ key: KeyRef) -> Gauge {
+        Gauge(label: "herald_apns_key_paused", dimensions: [("key", key.description)], factory: metrics)
     }
 
     /// Reads the apps and active keys; until the first read succeeds every push goes out with the default key.
@@ -103,9 +114,13 @@ final class KeyRouter: APNsTransport {
             let bundleID = Self.bundleID(of: topic, among: state.teams.keys)
             let team = bundleID.flatMap { state.teams[$0] } ?? defaultKey.teamID
             let pushEnvironment: PushEnvironment = environment == .production ? .production : .sandbox
+            for (key, until) in state.pausedUntil where until <= now {
+                state.pausedUntil[key] = nil
+                pausedGauge(key).record(0)
+            }
             return state.routes.filter { route in
                 route.key.teamID == team && route.key.signs(topic: bundleID ?? topic, environment: pushEnvironment)
-                    && (state.pausedUntil[route.ref].map { $0 <= now } ?? true)
+                    && state.pausedUntil[route.ref] == nil
             }.sorted { left, right in
                 (left.key.topics.isEmpty ? 1 : 0, left.ref == defaultKey ? 0 : 1, left.key.keyID)
                     < (right.key.topics.isEmpty ? 1 : 0, right.ref == defaultKey ? 0 : 1, right.key.keyID)
@@ -125,6 +140,7 @@ final class KeyRouter: APNsTransport {
 
     private func pause(_ key: KeyRef, reason: APNsReason) {
         state.withLock { $0.pausedUntil[key] = .now + Self.keyPause }
+        pausedGauge(key).record(1)
         logger.error(
             """
             APNs refused signing key \(key) (\(reason)); pausing that key for \(Int(Self.keyPause.seconds)) s and \
@@ -157,6 +173,7 @@ final class KeyRouter: APNsTransport {
             }
         } catch {
             state.withLock { $0.pausedUntil[route.ref] = .now + Self.keyPause }
+            pausedGauge(route.ref).record(1)
             logger.error(
                 "cannot use signing key \(route.ref): \(error); pausing it",
                 metadata: ["herald.apns.key_id": "\(route.key.keyID)"])
