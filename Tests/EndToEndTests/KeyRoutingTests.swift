@@ -1,4 +1,5 @@
 import APNsMock
+import Cryptography
 import Foundation
 import FoundationNetworking
 import HeraldCore
@@ -7,9 +8,9 @@ import Postgres
 import Testing
 
 extension Networked {
-    /// Several apps and keys in one `herald serve`: each app's pushes are signed by a key allowed for its topic, the
-    /// settings' key keeps signing for the default app, and a key Apple refuses gives way to the team's next key
-    /// for that topic without pausing anything else.
+    /// Several apps and keys in one `herald serve`: each app's pushes are signed by a key allowed for its topic (here
+    /// one sealed in the database under the master key), the settings' key keeps signing for the default app, and a
+    /// key Apple refuses gives way to the team's next key for that topic without pausing anything else.
     @Suite struct KeyRoutingTests {
         @Test func eachAppIsSignedByItsKeyAndARefusedKeyGivesWayToTheNext() async throws {
             let topical = TestSigningKey.generate(keyID: "KEYTOPIC02")
@@ -19,16 +20,21 @@ extension Networked {
             var files: [String] = []
             defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
             let keys = SigningKeyStore(client: harness.client)
-            for key in [topical, refused] {
-                let file = EngineHarness.keyFile()
-                files.append(file)
-                try key.writePrivateKey(to: file)
-                _ = try await keys.add(
-                    try SigningKeyDefinition(
-                        teamID: EngineHarness.teamID, keyID: key.keyID, environments: .both,
-                        topics: ["com.example.two"]),
-                    keyPath: file)
+            func definition(_ key: TestSigningKey) throws -> SigningKeyDefinition {
+                try SigningKeyDefinition(
+                    teamID: EngineHarness.teamID, keyID: key.keyID, environments: .both, topics: ["com.example.two"])
             }
+            // The refused key stays in a file on the host; the good one is sealed in the database.
+            let refusedFile = EngineHarness.keyFile()
+            files.append(refusedFile)
+            try refused.writePrivateKey(to: refusedFile)
+            _ = try await keys.add(try definition(refused), keyPath: refusedFile)
+            let masterKey = SecureRandom.bytes(count: 32)
+            let masterKeyFile = EngineHarness.keyFile()
+            files.append(masterKeyFile)
+            try Data(Data(masterKey).base64EncodedString().utf8).write(to: URL(fileURLWithPath: masterKeyFile))
+            _ = try await keys.add(
+                try definition(topical), pem: topical.privateKeyPEM, masterKey: try AES256GCM(key: masterKey))
             _ = try await AppStore(client: harness.client).put(
                 ExternalID("two")!,
                 try AppDefinition(
@@ -42,8 +48,9 @@ extension Networked {
 
             let keyFile = EngineHarness.keyFile()
             files.append(keyFile)
-            let server = try BuiltProgram.herald.start(
-                ["serve", "--port", "0"], environment: try harness.heraldEnvironment(keyFile: keyFile))
+            var environment = try harness.heraldEnvironment(keyFile: keyFile)
+            environment["HERALD_MASTER_KEY_FILE"] = masterKeyFile
+            let server = try BuiltProgram.herald.start(["serve", "--port", "0"], environment: environment)
             let port = try await server.servingPort()
             var sent = (0, 0)
             for _ in 0..<300 where sent != (devices, devices) {

@@ -1,4 +1,5 @@
 import APNsCore
+import Cryptography
 import Foundation
 import HeraldCore
 import HeraldTesting
@@ -93,5 +94,30 @@ import Testing
             try SigningKeyDefinition(teamID: "TEAM000001", keyID: "KEY", environments: .both, topics: ["bad topic"])
         }
         #expect(bad?.field == "topics[0]")
+    }
+
+    /// A key kept in the database is sealed under the master key, bound to its own row: it opens with that key
+    /// there and nowhere else, and no listing carries it.
+    @Test func sealedKeysOpenOnlyWithTheMasterKeyInTheirOwnRow() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let keys = SigningKeyStore(client: db.client)
+        let master = try AES256GCM(key: SecureRandom.bytes(count: 32))
+        let pem = "-----BEGIN PRIVATE KEY-----\nMIG...\n-----END PRIVATE KEY-----\n"
+        let definition = try SigningKeyDefinition(
+            teamID: "TEAM000001", keyID: "KEY0000009", environments: .both, topics: [])
+        let (key, added) = try await keys.add(definition, pem: pem, masterKey: master)
+        #expect(added && key.storage == .sealed)
+        let stored = try await db.client.query("SELECT sealed_key FROM apns_signing_keys").scalar(Data.self)
+        #expect(!String(decoding: stored, as: UTF8.self).contains("PRIVATE KEY"), "the PEM is not stored in clear")
+
+        let (listed, material) = try #require(try await keys.activeKeys().first)
+        #expect(try material.pem(of: listed, masterKey: master) == pem)
+        let other = try AES256GCM(key: SecureRandom.bytes(count: 32))
+        #expect(throws: AES256GCMError.self) { try material.pem(of: listed, masterKey: other) }
+        #expect(throws: DomainError.self) { try material.pem(of: listed, masterKey: nil) }
+        var elsewhere = listed
+        elsewhere.keyID = "KEY0000010"
+        #expect(throws: AES256GCMError.self) { try material.pem(of: elsewhere, masterKey: master) }
     }
 }

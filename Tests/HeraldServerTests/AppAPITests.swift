@@ -1,4 +1,6 @@
 import APNsCore
+import APNsMock
+import Cryptography
 import Foundation
 import HTTPTypes
 import HeraldCore
@@ -61,5 +63,44 @@ import Testing
     static func list(_ value: JSONValue?) -> [JSONValue] {
         guard case .array(let items)? = value else { return [] }
         return items
+    }
+
+    /// Keys added over the API are sealed under the master key and never answered back; without a master key the
+    /// server says how to add them instead.
+    @Test func signingKeysAddedOverTheAPIAreSealedAndNeverReturned() async throws {
+        var configured = try await APIHarness.make()
+        let pem = TestSigningKey.generate(keyID: "KEY0000003").privateKeyPEM
+        let escaped = pem.replacingOccurrences(of: "\n", with: "\\n")
+        let body =
+            #"{"teamId":"TEAM000001","keyId":"KEY0000003","topics":["com.example.two"],"privateKey":"\#(escaped)"}"#
+        let unsealed = configured
+        try await unsealed.run { api in
+            let refused = try await api.call(.post, "/api/v1/apns-keys", headers: unsealed.admin(), json: body)
+            #expect(refused.status == .conflict && refused.field == "privateKey")
+        }
+        configured = try await APIHarness.make()
+        configured.settings.masterKey = try AES256GCM(key: SecureRandom.bytes(count: 32))
+        let harness = configured
+        try await harness.run { api in
+            let added = try await api.call(.post, "/api/v1/apns-keys", headers: harness.admin(), json: body)
+            #expect(added.status == .created)
+            #expect(added.json?["storage"] == .string("sealed") && added.json?["state"] == .string("active"))
+            let listed = try await api.call(.get, "/api/v1/apns-keys", headers: harness.admin())
+            for answer in [added, listed] {
+                #expect(!answer.text.contains("PRIVATE KEY") && !answer.text.contains("privateKey"))
+            }
+            let notAKey = try await api.call(
+                .post, "/api/v1/apns-keys", headers: harness.admin(),
+                json: #"{"teamId":"TEAM000001","keyId":"KEY0000004","privateKey":"hello"}"#)
+            #expect(notAKey.status == .unprocessableContent && notAKey.field == "privateKey")
+            let sendKey = harness.bearer(harness.keys[.send]!)
+            #expect(try await api.call(.post, "/api/v1/apns-keys", headers: sendKey, json: body).status == .forbidden)
+
+            let retired = try await api.call(
+                .delete, "/api/v1/apns-keys/TEAM000001/KEY0000003", headers: harness.admin())
+            #expect(retired.status == .ok && retired.json?["state"] == .string("retired"))
+            let again = try await api.call(.delete, "/api/v1/apns-keys/TEAM000001/KEY0000003", headers: harness.admin())
+            #expect(again.status == .notFound)
+        }
     }
 }

@@ -1,3 +1,4 @@
+public import Cryptography
 public import Foundation
 public import Postgres
 
@@ -36,15 +37,57 @@ public struct SigningKeyStore: Sendable {
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
     }
 
-    /// The active keys whose material is a file, each with its path: what a delivering process signs with. Only
-    /// that process reads it; no route or listing returns it.
-    public func activeKeyFiles() async throws -> [(key: SigningKey, path: String)] {
+    /// Where a key's PEM is: a file on the host, or sealed with AES-256-GCM under the master key.
+    public enum Material: Sendable {
+        case file(path: String)
+        case sealed([UInt8])
+
+        /// The PEM, read from its file or opened with `masterKey` (the key's team and id are the sealing context).
+        public func pem(of key: SigningKey, masterKey: AES256GCM?) throws -> String {
+            switch self {
+            case .file(let path): return try String(contentsOfFile: path, encoding: .utf8)
+            case .sealed(let sealed):
+                guard let masterKey else {
+                    throw DomainError.conflict("the key is sealed and this process has no HERALD_MASTER_KEY_FILE")
+                }
+                return String(decoding: try masterKey.open(sealed, context: sealingContext(key)), as: UTF8.self)
+            }
+        }
+    }
+
+    /// The active keys with their material: what a delivering process signs with. Only that process reads it; no
+    /// route or listing returns it.
+    public func activeKeys() async throws -> [(key: SigningKey, material: Material)] {
         try await client.query(
             """
-            SELECT \(unescaped: Self.columns), key_path FROM apns_signing_keys
-            WHERE state = 'active' AND key_path IS NOT NULL ORDER BY team_id, key_id
+            SELECT \(unescaped: Self.columns), key_path, sealed_key FROM apns_signing_keys
+            WHERE state = 'active' ORDER BY team_id, key_id
             """
-        ).map { (try Self.decode($0), try $0.decode("key_path", as: String.self)) }
+        ).map { row in
+            let key = try Self.decode(row)
+            if let path = try row.decode("key_path", as: String?.self) { return (key, .file(path: path)) }
+            return (key, .sealed(Array(try row.decode("sealed_key", as: Data.self))))
+        }
+    }
+
+    /// Adds a key whose PEM is kept sealed in the database under `masterKey`, or replaces a known key's material.
+    /// - Returns: the key and whether it was added.
+    public func add(_ definition: SigningKeyDefinition, pem: String, masterKey: AES256GCM) async throws -> (
+        key: SigningKey, added: Bool
+    ) {
+        let context = sealingContext(teamID: definition.teamID, keyID: definition.keyID)
+        let sealed = try masterKey.seal(Array(pem.utf8), context: context)
+        let rows = try await client.query(
+            """
+            INSERT INTO apns_signing_keys (team_id, key_id, environments, topics, sealed_key)
+            VALUES (\(definition.teamID), \(definition.keyID), \(definition.environments.rawValue),
+                \(definition.topics), \(Data(sealed)))
+            ON CONFLICT (team_id, key_id) DO UPDATE
+            SET environments = EXCLUDED.environments, topics = EXCLUDED.topics, key_path = NULL,
+                sealed_key = EXCLUDED.sealed_key
+            RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
+            """)
+        return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
     }
 
     /// Every key, by team and key id.
@@ -81,3 +124,7 @@ public struct SigningKeyStore: Sendable {
         return try Self.decode(rows[0])
     }
 }
+
+/// What a sealed key is bound to: a sealed PEM opens only in the row of its own team and key.
+func sealingContext(teamID: String, keyID: String) -> [UInt8] { Array("herald.apns-key/\(teamID)/\(keyID)".utf8) }
+func sealingContext(_ key: SigningKey) -> [UInt8] { sealingContext(teamID: key.teamID, keyID: key.keyID) }

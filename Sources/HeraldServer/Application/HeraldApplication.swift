@@ -19,7 +19,8 @@ public enum HeraldApplication {
         router.add(middleware: InputHygieneMiddleware())
         HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)
         DirectoryRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
-        AppRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
+        AppRoutes(services: services, maxBodySize: settings.maxBodySize, masterKey: settings.masterKey).register(
+            on: router)
         DeviceRoutes(
             services: services, maxBodySize: settings.maxBodySize, defaultEnvironment: settings.defaultEnvironment
         ).register(on: router)

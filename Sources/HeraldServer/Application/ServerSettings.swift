@@ -1,3 +1,4 @@
+public import Cryptography
 public import HeraldCore
 public import Prometheus
 
@@ -23,6 +24,8 @@ public struct ServerSettings: Sendable {
     public var metrics = PrometheusCollectorRegistry()
     /// Whether this process runs the delivery engine (`herald_delivery_engine_running`).
     public var deliversHere = false
+    /// Seals signing keys added over the API (`HERALD_MASTER_KEY_FILE`); without it they are added on the host.
+    public var masterKey: AES256GCM?
 
     public init() {}
 }

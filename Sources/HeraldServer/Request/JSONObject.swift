@@ -82,6 +82,19 @@ struct JSONObject {
         return elements
     }
 
+    /// An array of strings, each named by its index when it is not one.
+    func stringArray(_ key: String, maximum: Int) throws(APIError) -> [String]? {
+        guard let elements = try array(key, maximum: maximum) else { return nil }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                throw .validation("must be a string", field: "\(field(key))[\(index)]")
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
     func externalID(_ key: String) throws(APIError) -> ExternalID? {
         guard let text = try string(key) else { return nil }
         guard let id = ExternalID(text) else { throw Self.badID(field(key)) }

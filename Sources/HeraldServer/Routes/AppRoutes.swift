@@ -1,11 +1,13 @@
+import Cryptography
 import HeraldCore
 import Hummingbird
 
 /// Apps and signing keys as data (admin API key): the backend's apps, each a bundle id on a team, and the keys
-/// Herald may sign with. Key material is added on the host (`herald apns-keys add`), never over the API.
+/// Herald may sign with. A key's PEM sent here is sealed under the master key at once; no answer returns it.
 struct AppRoutes {
     let services: HeraldServices
     let maxBodySize: Int
+    let masterKey: AES256GCM?
 
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/apps", method: .get) { _, context in
@@ -51,5 +53,50 @@ struct AppRoutes {
             _ = try context.requireAPIKey(.admin)
             return SigningKeyListResponse(keys: try await services.signingKeys.list().map(SigningKeyResponse.init))
         }
+        router.on("/api/v1/apns-keys", method: .post) { request, context in
+            _ = try context.requireAPIKey(.admin)
+            let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
+            let (definition, pem) = try Self.parseKey(body)
+            guard let masterKey else {
+                throw APIError(
+                    .conflict, .conflict,
+                    "this server has no HERALD_MASTER_KEY_FILE to seal keys with; add the key on the host with "
+                        + "herald apns-keys add --key-path", field: "privateKey")
+            }
+            let (key, added) = try await services.signingKeys.add(definition, pem: pem, masterKey: masterKey)
+            return EditedResponse(status: added ? .created : .ok, response: SigningKeyResponse(key))
+        }
+        router.on("/api/v1/apns-keys/{teamId}/{keyId}", method: .delete) { _, context in
+            _ = try context.requireAPIKey(.admin)
+            let team = try context.parameters.require("teamId")
+            let key = try context.parameters.require("keyId")
+            guard let retired = try await services.signingKeys.retire(keyID: key, teamID: team).first else {
+                throw APIError.notFound("no active key has this team and id", field: "keyId")
+            }
+            return SigningKeyResponse(retired)
+        }
+    }
+
+    /// `{"teamId", "keyId", "environments"?, "topics"?, "privateKey"}`: the key's PEM must be a P-256 private key.
+    private static func parseKey(_ body: JSONObject) throws(APIError) -> (SigningKeyDefinition, String) {
+        try body.allowOnly(["teamId", "keyId", "environments", "topics", "privateKey"])
+        let team = try body.requiredString("teamId")
+        let keyID = try body.requiredString("keyId")
+        var environments = SigningKey.Environments.both
+        if let text = try body.string("environments") {
+            guard let named = SigningKey.Environments(rawValue: text) else {
+                throw .validation("must be both, sandbox or production", field: "environments")
+            }
+            environments = named
+        }
+        let topics = try body.stringArray("topics", maximum: SigningKeyDefinition.maximumTopics) ?? []
+        let pem = try body.requiredString("privateKey")
+        guard (try? P256PrivateKey(pem: pem)) != nil else {
+            throw .validation("must be an APNs .p8 key: a P-256 private key in PEM", field: "privateKey")
+        }
+        let definition = try JSONObject.domain { () throws(DomainError) in
+            try SigningKeyDefinition(teamID: team, keyID: keyID, environments: environments, topics: topics)
+        }
+        return (definition, pem)
     }
 }

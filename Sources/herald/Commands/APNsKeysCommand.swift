@@ -31,6 +31,12 @@ struct APNsKeysCommand: AsyncParsableCommand {
         @Option(help: "The environments the key may sign for.") var environment: KeyEnvironmentsArgument = .both
         @Option(help: "A topic (bundle id) a topic-specific key may sign for; repeat for more. None: every topic.")
         var topic: [String] = []
+        @Flag(
+            help: """
+                Keep the key sealed in the database (AES-256-GCM under HERALD_MASTER_KEY_FILE) instead of reading \
+                the file: every delivering process then needs the master key, not the file.
+                """)
+        var storeInDatabase = false
 
         func run() async throws {
             let path = URL(fileURLWithPath: keyPath).standardizedFileURL.path
@@ -43,17 +49,28 @@ struct APNsKeysCommand: AsyncParsableCommand {
             guard (try? P256PrivateKey(pem: pem)) != nil else {
                 throw CommandFailure("\(path) does not hold a P-256 private key in PEM (an APNs .p8 file)")
             }
+            let masterKey = try MasterKeySettings.load(environment: ProcessInfo.processInfo.environment)
+            if storeInDatabase, masterKey == nil {
+                throw CommandFailure("--store-in-database needs \(MasterKeySettings.variable)")
+            }
             try await withDatabase(database, label: "herald.apns-keys") { client in
                 let definition = try SigningKeyDefinition(
                     teamID: teamId, keyID: keyId, environments: environment.environments, topics: topic)
-                let (key, added) = try await SigningKeyStore(client: client).add(definition, keyPath: path)
+                let store = SigningKeyStore(client: client)
+                let (key, added) =
+                    if storeInDatabase, let masterKey {
+                        try await store.add(definition, pem: pem, masterKey: masterKey)
+                    } else {
+                        try await store.add(definition, keyPath: path)
+                    }
                 Console.line("\(added ? "added" : "updated") \(Self.describe(key))")
             }
         }
 
         static func describe(_ key: SigningKey) -> String {
             let topics = key.topics.isEmpty ? "every topic" : key.topics.joined(separator: ",")
-            return "\(key.teamID)/\(key.keyID)  \(key.environments.rawValue)  \(topics)  \(key.state.rawValue)"
+            return "\(key.teamID)/\(key.keyID)  \(key.environments.rawValue)  \(topics)  \(key.storage.rawValue)  "
+                + key.state.rawValue
         }
     }
 

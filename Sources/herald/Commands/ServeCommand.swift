@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         return try DeliveryRuntime(
             client: client, settings: apnsSettings,
             configuration: try configuration.delivery.engineConfiguration(for: apnsSettings),
-            webhook: configuration.webhook, metrics: metrics, logger: logger)
+            webhook: configuration.webhook, masterKey: configuration.masterKey, metrics: metrics, logger: logger)
     }
 
     private static func serverSettings(_ configuration: HeraldConfiguration) throws -> ServerSettings {
@@ -84,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.port = http.port
         settings.maxBodySize = http.maxBodySize
         settings.maxConcurrentRequests = http.maxConcurrentRequests
+        settings.masterKey = configuration.masterKey
         var publicKey: P256PublicKey?
         if let path = http.userJWTPublicKeyPath {
             do {

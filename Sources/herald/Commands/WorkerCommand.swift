@@ -33,6 +33,7 @@ struct WorkerCommand: AsyncParsableCommand {
         try await client.closing {
             let runtime = try DeliveryRuntime(
                 client: client, settings: apnsSettings, configuration: engine, webhook: configuration.webhook,
+                masterKey: configuration.masterKey,
                 metrics: NOOPMetricsHandler.instance, logger: logger)
             let signal = ShutdownSignal()
             let (stopped, stop) = AsyncStream<Void>.makeStream()

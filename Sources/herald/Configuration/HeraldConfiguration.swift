@@ -1,4 +1,5 @@
 import APNsCore
+import Cryptography
 import Foundation
 import HeraldCore
 import HeraldWebhook
@@ -26,6 +27,9 @@ struct HeraldConfiguration: Sendable {
     var webhook: DeliveryWebhook.Configuration?
     /// The HTTP server, for `herald serve`.
     var http: HTTPSettings?
+    /// `HERALD_MASTER_KEY_FILE`: seals and opens signing keys kept in the database, for commands that deliver or
+    /// serve the API.
+    var masterKey: AES256GCM?
 
     /// Reads the log level, the database, and the settings of the given option groups.
     /// - Parameters:
@@ -58,6 +62,9 @@ struct HeraldConfiguration: Sendable {
             throw CommandFailure(error.description)
         } catch let error as WebhookSettingsError {
             throw CommandFailure(error.description)
+        }
+        if server != nil || (sends && configuration.apns != nil) {
+            configuration.masterKey = try MasterKeySettings.load(environment: environment)
         }
         if let server {
             configuration.http = try HTTPSettings(server, settings)

@@ -58,7 +58,7 @@ struct DevAPNs {
         try DeliveryRuntime(
             client: client, settings: settings,
             configuration: DeliveryEngineConfiguration(bundleID: Self.bundleID, keyID: settings.keyID),
-            webhook: nil, metrics: metrics, logger: logger)
+            webhook: nil, masterKey: nil, metrics: metrics, logger: logger)
     }
 
     /// Closes the mock's socket and its connections, then prints what it still had to report.

@@ -1,6 +1,7 @@
 import APNs
 import APNsCore
 import CoreMetrics
+import Cryptography
 import Foundation
 import HeraldCore
 import HeraldWebhook
@@ -20,14 +21,16 @@ struct DeliveryRuntime {
 
     init(
         client: PostgresClient, settings: APNsSettings, configuration: DeliveryEngineConfiguration,
-        webhook webhookConfiguration: DeliveryWebhook.Configuration?, metrics factory: any MetricsFactory,
-        logger: Logger
+        webhook webhookConfiguration: DeliveryWebhook.Configuration?, masterKey: AES256GCM?,
+        metrics factory: any MetricsFactory, logger: Logger
     ) throws {
         let source = try settings.makeTokenSource(logger: logger)
         apns = try settings.makeClient(tokens: source, logger: logger)
         tokens = ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
         defaults = SingleAppDefaults(client: client, settings: settings, logger: logger)
-        router = KeyRouter(defaultClient: apns, settings: settings, database: client, metrics: factory, logger: logger)
+        router = KeyRouter(
+            defaultClient: apns, settings: settings, database: client, masterKey: masterKey, metrics: factory,
+            logger: logger)
         let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)

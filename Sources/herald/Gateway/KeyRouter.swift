@@ -23,7 +23,7 @@ final class KeyRouter: APNsTransport {
 
     private struct Route {
         let key: SigningKey
-        let path: String
+        let material: SigningKeyStore.Material
         var ref: KeyRef { KeyRef(teamID: key.teamID, keyID: key.keyID) }
     }
 
@@ -46,12 +46,14 @@ final class KeyRouter: APNsTransport {
     private let database: PostgresClient
     private let logger: Logger
     private let metrics: any MetricsFactory
+    private let masterKey: AES256GCM?
     private let state = Mutex(State())
 
     init(
-        defaultClient: APNsClient, settings: APNsSettings, database: PostgresClient, metrics: any MetricsFactory,
-        logger: Logger
+        defaultClient: APNsClient, settings: APNsSettings, database: PostgresClient, masterKey: AES256GCM?,
+        metrics: any MetricsFactory, logger: Logger
     ) {
+        self.masterKey = masterKey
         self.defaultClient = defaultClient
         defaultKey = KeyRef(teamID: settings.teamID, keyID: settings.keyID)
         self.settings = settings
@@ -68,10 +70,10 @@ final class KeyRouter: APNsTransport {
     /// Reads the apps and active keys; until the first read succeeds every push goes out with the default key.
     func refresh() async throws {
         let apps = try await AppStore(client: database).list()
-        let keys = try await SigningKeyStore(client: database).activeKeyFiles()
+        let keys = try await SigningKeyStore(client: database).activeKeys()
         state.withLock { state in
             state.teams = Dictionary(apps.map { ($0.bundleID, $0.teamID) }, uniquingKeysWith: { first, _ in first })
-            state.routes = keys.map { Route(key: $0.key, path: $0.path) }
+            state.routes = keys.map { Route(key: $0.key, material: $0.material) }
             state.loaded = true
         }
     }
@@ -155,7 +157,8 @@ final class KeyRouter: APNsTransport {
         if let client = state.withLock({ $0.clients[route.ref] }) { return client }
         do {
             let source = ProviderTokenSource(
-                key: try P256PrivateKey(contentsOfFile: route.path), keyID: route.key.keyID,
+                key: try P256PrivateKey(pem: try route.material.pem(of: route.key, masterKey: masterKey)),
+                keyID: route.key.keyID,
                 teamID: route.key.teamID, logger: logger)
             let made = try settings.makeClient(tokens: source, logger: logger)
             let tokens = ProviderTokenCoordinator(
