@@ -120,4 +120,37 @@ import Testing
         elsewhere.keyID = "KEY0000010"
         #expect(throws: AES256GCMError.self) { try material.pem(of: elsewhere, masterKey: master) }
     }
+
+    /// A send that names an app reaches only that app's devices; one that names none reaches every app's.
+    @Test func aSendNamingAnAppReachesOnlyItsDevices() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let apps = AppStore(client: db.client)
+        _ = try await apps.defineDefault(bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
+        _ = try await apps.put(
+            ExternalID("two")!,
+            try AppDefinition(
+                name: "Two", bundleID: "com.example.two", teamID: "TEAM000001", defaultEnvironment: .sandbox))
+        let alice = try await db.user("alice")
+        let one = try await db.device(alice)
+        let two = try await db.devices.register(
+            .init(
+                token: DeviceToken(hex: SecureToken.hex())!, platform: .iOS, environment: .sandbox,
+                app: ExternalID("two")),
+            for: alice
+        ).device.id
+        func send(to app: String?) async throws -> Set<UUID> {
+            var direct = DirectNotification()
+            direct.userIDs = [alice]
+            direct.alert = Alert(body: "hello")
+            var draft = NotificationDraft(direct: direct)
+            draft.targets.app = app.flatMap(ExternalID.init)
+            let accepted = try await db.notifications.accept(draft, apiKeyID: nil)
+            try await db.expander.expandDue()
+            return Set(try await db.deliveries(accepted.id).keys)
+        }
+        #expect(try await send(to: "two") == [two])
+        #expect(try await send(to: "default") == [one])
+        #expect(try await send(to: nil) == [one, two])
+    }
 }

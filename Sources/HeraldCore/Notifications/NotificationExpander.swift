@@ -45,7 +45,8 @@ public struct NotificationExpander: Sendable {
     /// The expansion, from the notification's kind, type and targets:
     /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant;
     /// * direct sends with a project: its owner and members;
-    /// * direct sends: the named users (all their active devices) and the named devices.
+    /// * direct sends: the named users (all their active devices) and the named devices;
+    /// * with an `appId`, only that app's devices.
     /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
     /// is also the submitter gets the submitter's text) and the actor never counts.
     ///
@@ -108,8 +109,10 @@ public struct NotificationExpander: Sendable {
         ),
         targeted AS (
             SELECT x.user_id, d.id AS device_id, d.environment, x.variant
-            FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active
+            FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active CROSS JOIN n
             WHERE x.reason IS NULL AND (x.all_devices OR d.id = ANY (x.device_ids))
+              AND (NOT n.targets ? \(Target.appId.sqlLiteral) OR d.app_id = (
+                  SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral)))
         ),
         inserted AS (
             INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, variant)

@@ -8,7 +8,7 @@ enum DirectNotificationRequest {
         try body.allowOnly([
             "userIds", "deviceIds", "projectId", "type", "alert", "badge", "sound", "threadId", "category",
             "contentAvailable", "mutableContent", "data", "pushType", "priority", "collapseId", "expiration", "sendAt",
-            "respectPreferences",
+            "respectPreferences", "appId",
         ])
         var direct = DirectNotification()
         for (index, value) in (try body.array("userIds", maximum: 10_000) ?? []).enumerated() {

@@ -5,7 +5,7 @@ enum EventRequest {
     static func parse(_ body: JSONObject) throws(APIError) -> Event {
         try body.allowOnly([
             "type", "projectId", "feedback", "actorId", "submitter", "voters", "voteCount", "oldStatus", "newStatus",
-            "commentId", "badge",
+            "commentId", "badge", "appId",
         ])
         guard let type = EventType(rawValue: try body.requiredString("type")) else {
             throw .validation("must be new_feedback, new_comment, new_vote or status_change", field: "type")

@@ -15,14 +15,18 @@ struct NotificationRoutes {
         router.on("/api/v1/events", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
-            let event = try EventRequest.parse(try JSONBody.object(bytes))
-            return try await accept(NotificationDraft(event: event), request: request, body: bytes, key: key)
+            let body = try JSONBody.object(bytes)
+            var draft = NotificationDraft(event: try EventRequest.parse(body))
+            draft.targets.app = try await app(in: body)
+            return try await accept(draft, request: request, body: bytes, key: key)
         }
         router.on("/api/v1/notifications", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
-            let direct = try DirectNotificationRequest.parse(try JSONBody.object(bytes))
-            return try await accept(NotificationDraft(direct: direct), request: request, body: bytes, key: key)
+            let body = try JSONBody.object(bytes)
+            var draft = NotificationDraft(direct: try DirectNotificationRequest.parse(body))
+            draft.targets.app = try await app(in: body)
+            return try await accept(draft, request: request, body: bytes, key: key)
         }
         router.on("/api/v1/notifications/{notificationId}", method: .get) { _, context in
             _ = try context.requireAPIKey(.read)
@@ -31,6 +35,15 @@ struct NotificationRoutes {
             }
             return NotificationStatusResponse(status)
         }
+    }
+
+    /// The `appId` that limits a send to one app's devices, checked to exist.
+    private func app(in body: JSONObject) async throws -> ExternalID? {
+        guard let app = try body.externalID("appId") else { return nil }
+        guard try await services.apps.app(app) != nil else {
+            throw APIError.notFound("no app has this id", field: "appId")
+        }
+        return app
     }
 
     private func accept(_ draft: NotificationDraft, request: Request, body: ByteBuffer, key: APIKey) async throws

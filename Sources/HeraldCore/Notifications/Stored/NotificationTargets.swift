@@ -18,11 +18,14 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
     public var deviceIDs: [UUID]
     /// A direct send's project: its owner and members are reached.
     public var project: ExternalID?
+    /// Only devices of this app are reached; nil: every app's.
+    public var app: ExternalID?
 
     public init(
         actor: ExternalID? = nil, submitter: PersonReference? = nil, voters: [PersonReference] = [],
-        userIDs: [ExternalID] = [], deviceIDs: [UUID] = [], project: ExternalID? = nil
+        userIDs: [ExternalID] = [], deviceIDs: [UUID] = [], project: ExternalID? = nil, app: ExternalID? = nil
     ) {
+        self.app = app
         self.actor = actor
         self.submitter = submitter
         self.voters = voters
@@ -33,7 +36,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
 
     /// The stored keys.
     public enum Key: String, CodingKey, CaseIterable {
-        case actorId, submitter, voters, userIds, deviceIds, projectId
+        case actorId, submitter, voters, userIds, deviceIds, projectId, appId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +47,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         userIDs = try container.decodeIfPresent([ExternalID].self, forKey: .userIds) ?? []
         deviceIDs = try container.decodeIfPresent([UUID].self, forKey: .deviceIds) ?? []
         project = try container.decodeIfPresent(ExternalID.self, forKey: .projectId)
+        app = try container.decodeIfPresent(ExternalID.self, forKey: .appId)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,6 +59,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         // PostgreSQL prints UUIDs in lowercase; stored the same way, they compare as text too.
         if !deviceIDs.isEmpty { try container.encode(deviceIDs.map { $0.uuidString.lowercased() }, forKey: .deviceIds) }
         try container.encodeIfPresent(project, forKey: .projectId)
+        try container.encodeIfPresent(app, forKey: .appId)
     }
 }
 
