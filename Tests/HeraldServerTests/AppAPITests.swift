@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    /// Operators look at one app: the log and the stats take `appId`.
+    @Test func logsAndStatsFilterByApp() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let (_, _, device) = try await LogsAPITests.seed(api)
+            let two = #"{"name":"Two","bundleId":"com.example.two","teamId":"TEAM000002"}"#
+            #expect(
+                try await api.call(.put, "/api/v1/apps/two", headers: harness.admin(), json: two).status == .created)
+            try await harness.client.execute(
+                "UPDATE device_tokens SET app_id = (SELECT id FROM apps WHERE external_id = 'two') WHERE id = \(UUID(uuidString: device)!)"
+            )
+            let ofTwo = try await api.call(.get, "/api/v1/logs?appId=two&limit=500", headers: harness.admin())
+            #expect(LogsAPITests.items(ofTwo).count == 20)
+            #expect(LogsAPITests.items(ofTwo).allSatisfy { $0["deviceId"]?.stringValue == device })
+            let ofNone = try await api.call(.get, "/api/v1/logs?appId=elsewhere", headers: harness.admin())
+            #expect(ofNone.status == .ok && LogsAPITests.items(ofNone).isEmpty)
+            let bad = try await api.call(.get, "/api/v1/logs?appId=not%20an%20id", headers: harness.admin())
+            #expect(bad.status == .unprocessableContent && bad.field == "appId")
+            let stats = try await api.call(.get, "/api/v1/stats?window=1h&appId=two", headers: harness.admin())
+            #expect(stats.status == .ok)
+            let badStats = try await api.call(.get, "/api/v1/stats?appId=not%20an%20id", headers: harness.admin())
+            #expect(badStats.status == .unprocessableContent && badStats.field == "appId")
+        }
+    }
+
     static func list(_ value: JSONValue?) -> [JSONValue] {
         guard case .array(let items)? = value else { return [] }
         return items

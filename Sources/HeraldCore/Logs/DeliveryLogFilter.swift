@@ -17,12 +17,15 @@ public struct DeliveryLogFilter: Sendable, Hashable {
     public var since: Date?
     /// Rows created before this.
     public var until: Date?
+    /// The app's external id: rows of its devices only.
+    public var appID: String?
 
     public init(
         userID: String? = nil, deviceID: UUID? = nil, projectID: String? = nil, notificationID: UUID? = nil,
         type: String? = nil, status: DeliveryLogStatus? = nil, reason: String? = nil, since: Date? = nil,
-        until: Date? = nil
+        until: Date? = nil, appID: String? = nil
     ) {
+        self.appID = appID
         self.userID = userID
         self.deviceID = deviceID
         self.projectID = projectID

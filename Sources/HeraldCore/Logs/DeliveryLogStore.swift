@@ -81,6 +81,12 @@ public struct DeliveryLogStore: Sendable {
         if let value = filter.reason { add("l.apns_reason", value) }
         if let value = filter.since { add("l.created_at", value, comparison: ">=") }
         if let value = filter.until { add("l.created_at", value, comparison: "<") }
+        if let value = filter.appID {
+            bindings.append(value)
+            conditions.append(
+                "l.device_token_id IN (SELECT d.id FROM device_tokens d JOIN apps a ON a.id = d.app_id "
+                    + "WHERE a.external_id = $\(bindings.count))")
+        }
         return conditions
     }
 

@@ -62,9 +62,13 @@ extension FinishedDeliveryCounts {
 
 extension DeliveryLogStore {
     /// Counts the deliveries that finished between `now - window` and `now`.
-    /// - Parameter buckets: When given, also splits the window into this many equal slices (1 to
-    ///   ``DeliveryStats/maximumBuckets``) and counts each.
-    public func stats(window: Duration, buckets: Int? = nil, now: Date = Date()) async throws -> DeliveryStats {
+    /// - Parameters:
+    ///   - buckets: When given, also splits the window into this many equal slices (1 to
+    ///     ``DeliveryStats/maximumBuckets``) and counts each.
+    ///   - app: When given, only deliveries to that app's devices count.
+    public func stats(window: Duration, buckets: Int? = nil, app: String? = nil, now: Date = Date()) async throws
+        -> DeliveryStats
+    {
         let seconds = Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18
         let since = now.addingTimeInterval(-seconds)
         let count = max(1, min(buckets ?? 1, DeliveryStats.maximumBuckets))
@@ -81,6 +85,8 @@ extension DeliveryLogStore {
                         AS bucket
                 FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
                 WHERE d.finished_at >= \(since) AND d.finished_at <= \(now)
+                    AND (\(app)::text IS NULL OR d.device_token_id IN (
+                        SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = \(app)))
             ) AS finished
             GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
             """

@@ -8,7 +8,7 @@ struct LogQuery {
     static let maximumLimit = 500
     static let allowed: Set<String> = [
         "userId", "deviceId", "projectId", "notificationId", "type", "status", "reason", "since", "until", "limit",
-        "cursor",
+        "cursor", "appId",
     ]
 
     var filter = DeliveryLogFilter()
@@ -23,6 +23,7 @@ struct LogQuery {
         query.filter.userID = try externalID(parameters, "userId")
         query.filter.deviceID = try uuid(parameters, "deviceId")
         query.filter.projectID = try externalID(parameters, "projectId")
+        query.filter.appID = try externalID(parameters, "appId")
         query.filter.notificationID = try uuid(parameters, "notificationId")
         query.filter.type = try text(parameters, "type", maximum: 50)
         if let status = parameters.get("status") {

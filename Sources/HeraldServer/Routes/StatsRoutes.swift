@@ -9,13 +9,17 @@ struct StatsRoutes {
         router.on("/api/v1/stats", method: .get) { request, context in
             _ = try context.requireAPIKey(.read)
             let parameters = request.uri.queryParameters
-            for (name, _) in parameters where name != "window" && name != "buckets" {
+            for (name, _) in parameters where !["window", "buckets", "appId"].contains(name) {
                 throw APIError.validation("is not a parameter of this route", field: String(name))
             }
             let text = parameters.get("window")
             let window = try StatsWindow.parse(text)
             let buckets = try StatsWindow.parseBuckets(parameters.get("buckets"))
-            let stats = try await logs.stats(window: window, buckets: buckets)
+            let app = try parameters.get("appId").map { (text) throws(APIError) in
+                guard let id = ExternalID(text) else { throw JSONObject.badID("appId") }
+                return id.rawValue
+            }
+            let stats = try await logs.stats(window: window, buckets: buckets, app: app)
             return StatsResponse(stats, window: text ?? "1h")
         }
     }

@@ -13,6 +13,7 @@ struct LogsCommand: AsyncParsableCommand {
     @Option(help: "User (external id).") var userId: String?
     @Option(help: "Device id (UUID).") var deviceId: String?
     @Option(help: "Project (external id).") var projectId: String?
+    @Option(help: "App (its id): rows of its devices only.") var appId: String?
     @Option(help: "Notification id (UUID).") var notificationId: String?
     @Option(help: "Notification type, e.g. new_feedback.") var type: String?
     @Option(help: "sent, failed, token_expired, retrying, expired or canceled.") var status: String?
@@ -44,7 +45,7 @@ struct LogsCommand: AsyncParsableCommand {
             userID: userId, deviceID: deviceId.flatMap(UUID.init(uuidString:)), projectID: projectId,
             notificationID: notificationId.flatMap(UUID.init(uuidString:)), type: type,
             status: status.flatMap(DeliveryLogStatus.init(rawValue:)), reason: reason,
-            since: since.flatMap(RFC3339Timestamp.parse), until: until.flatMap(RFC3339Timestamp.parse))
+            since: since.flatMap(RFC3339Timestamp.parse), until: until.flatMap(RFC3339Timestamp.parse), appID: appId)
         let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.logs")
         try await client.closing {
             let store = DeliveryLogStore(client: client)
