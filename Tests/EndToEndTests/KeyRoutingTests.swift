@@ -85,6 +85,67 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// Rotation during a 5,000-push fan-out: a new team key is added, then the settings' key retired. Every push
+        /// is accepted, and once the router has read the retirement (within its 5 s refresh) and the pushes already
+        /// signed have finished, none is signed by the old key.
+        @Test func aKeyRotatedMidFanOutDropsNothing() async throws {
+            let next = TestSigningKey.generate(keyID: "KEYNEXT001")
+            let harness = try await EngineHarness.start(trustedKeys: [next])
+            harness.sandbox.setResponseDelay(.milliseconds(5))
+            var files: [String] = []
+            defer { for file in files { try? FileManager.default.removeItem(atPath: file) } }
+            let devices = 5000
+            let notification = try await harness.insertFanOut(count: devices, tokenPrefix: "c3")
+            let keyFile = EngineHarness.keyFile()
+            let nextFile = EngineHarness.keyFile()
+            files += [keyFile, nextFile]
+            try next.writePrivateKey(to: nextFile)
+            var environment = try harness.heraldEnvironment(keyFile: keyFile)
+            environment["HERALD_DELIVERY_BATCH_SIZE"] = "100"
+            let server = try BuiltProgram.herald.start(["serve", "--port", "0"], environment: environment)
+            _ = try await server.servingPort()
+            while harness.sandbox.recordedRequests.count < devices / 10 { try await Task.sleep(for: .milliseconds(5)) }
+
+            let keys = SigningKeyStore(client: harness.client)
+            _ = try await keys.add(
+                try SigningKeyDefinition(
+                    teamID: EngineHarness.teamID, keyID: next.keyID, environments: .both, topics: []),
+                keyPath: nextFile)
+            let retired = try await keys.retire(keyID: harness.key.keyID)
+            #expect(retired.count == 1)
+            let retiredAt = harness.sandbox.recordedRequests.count
+            // The router reads the change within its 5 s refresh; then pushes already signed finish within a moment.
+            while !harness.sandbox.recordedRequests.contains(where: {
+                Self.keyID($0.header("authorization")) == next.keyID
+            }) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let settled = harness.sandbox.recordedRequests.count
+
+            var sent = 0
+            for _ in 0..<600 where sent < devices {
+                sent = try await harness.states(of: notification)["sent"] ?? 0
+                if sent < devices { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            _ = await server.stop()
+            #expect(sent == devices, "every device got its push")
+            let requests = harness.sandbox.recordedRequests
+            #expect(requests.allSatisfy { $0.header("apns-id") != nil })
+            let afterwards = requests.dropFirst(settled)
+            #expect(afterwards.allSatisfy { Self.keyID($0.header("authorization")) == next.keyID })
+            let refused = requests.filter {
+                if case .reject = $0.verdict { true } else { false }
+            }
+            #expect(refused.isEmpty, "\(refused.count) pushes refused")
+            print(
+                """
+                key rotation: \(retiredAt) pushes before the retirement, \(settled - retiredAt) while it was read, \
+                \(afterwards.count) after, all signed by \(next.keyID)
+                """)
+            try await harness.stop()
+        }
+
         /// The `kid` of a bearer provider token.
         static func keyID(_ authorization: String?) -> String? {
             guard let token = authorization?.split(separator: " ").last,
