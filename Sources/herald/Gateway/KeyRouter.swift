@@ -32,7 +32,7 @@ final class KeyRouter: APNsTransport {
         /// Bundle id → team, from the apps on record.
         var teams: [String: String] = [:]
         var routes: [Route] = []
-        var clients: [KeyRef: APNsClient] = [:]
+        var clients: [KeyRef: Task<APNsClient?, Never>] = [:]
         var tasks: [Task<Void, Never>] = []
         var pausedUntil: [KeyRef: ContinuousClock.Instant] = [:]
     }
@@ -98,7 +98,7 @@ final class KeyRouter: APNsTransport {
         var last: PushResult = .failed(
             .noSigningKey("no active signing key of the app's team may sign for \(request.topic) in \(environment)"))
         for (position, route) in routes.enumerated() {
-            guard let client = client(for: route) else { continue }
+            guard let client = await client(for: route) else { continue }
             last = try await client.send(request, environment: environment)
             guard case .rejected(let rejection) = last, Self.refusesKey(rejection.reason),
                 position < routes.count - 1
@@ -151,31 +151,39 @@ final class KeyRouter: APNsTransport {
             metadata: ["herald.apns.key_id": "\(key.keyID)", "herald.apns.team_id": "\(key.teamID)"])
     }
 
-    /// The key's client, made on first use; nil (and the key paused) when its file cannot be read.
-    private func client(for route: Route) -> APNsClient? {
+    /// The key's client, made once on first use; nil (and the key paused) when its material cannot be read.
+    private func client(for route: Route) async -> APNsClient? {
         if route.ref == defaultKey { return defaultClient }
-        if let client = state.withLock({ $0.clients[route.ref] }) { return client }
+        let making = state.withLock { state in
+            if let existing = state.clients[route.ref] { return existing }
+            let task = Task { await self.makeClient(for: route) }
+            state.clients[route.ref] = task
+            return task
+        }
+        return await making.value
+    }
+
+    /// Reads the key, adopts the fleet's provider token for it before the first push (so no process mints a token
+    /// of its own that Apple may refuse), and starts its connections and token renewal.
+    private func makeClient(for route: Route) async -> APNsClient? {
         do {
             let source = ProviderTokenSource(
                 key: try P256PrivateKey(pem: try route.material.pem(of: route.key, masterKey: masterKey)),
-                keyID: route.key.keyID,
-                teamID: route.key.teamID, logger: logger)
+                keyID: route.key.keyID, teamID: route.key.teamID, logger: logger)
             let made = try settings.makeClient(tokens: source, logger: logger)
             let tokens = ProviderTokenCoordinator(
                 store: ProviderTokenStore(client: database), source: source, logger: logger)
-            return state.withLock { state in
-                if let existing = state.clients[route.ref] { return existing }
-                state.clients[route.ref] = made
+            try? await tokens.synchronize()
+            state.withLock { state in
                 state.tasks.append(Task { await made.run() })
-                state.tasks.append(
-                    Task {
-                        try? await tokens.synchronize()
-                        await tokens.run()
-                    })
-                return made
+                state.tasks.append(Task { await tokens.run() })
             }
+            return made
         } catch {
-            state.withLock { $0.pausedUntil[route.ref] = .now + Self.keyPause }
+            state.withLock { state in
+                state.pausedUntil[route.ref] = .now + Self.keyPause
+                state.clients[route.ref] = nil
+            }
             pausedGauge(route.ref).record(1)
             logger.error(
                 "cannot use signing key \(route.ref): \(error); pausing it",
