@@ -20,17 +20,8 @@ public struct AES256GCM: Sendable {
 
     public func seal(_ plaintext: [UInt8], context: [UInt8] = []) throws(AES256GCMError) -> [UInt8] {
         let nonce = SecureRandom.bytes(count: Self.nonceLength)
-        let cipher = try CipherContext()
-        try cipher.check(EVP_EncryptInit_ex(cipher.pointer, EVP_aes_256_gcm(), nil, nil, nil), "EVP_EncryptInit_ex")
-        try cipher.check(
-            EVP_CIPHER_CTX_ctrl(cipher.pointer, EVP_CTRL_GCM_SET_IVLEN, Int32(Self.nonceLength), nil),
-            "EVP_CTRL_GCM_SET_IVLEN")
-        try cipher.check(EVP_EncryptInit_ex(cipher.pointer, nil, nil, key, nonce), "EVP_EncryptInit_ex")
+        let cipher = try CipherContext(encrypting: true, key: key, nonce: nonce, context: context)
         var length: Int32 = 0
-        if !context.isEmpty {
-            try cipher.check(
-                EVP_EncryptUpdate(cipher.pointer, nil, &length, context, Int32(context.count)), "EVP_EncryptUpdate")
-        }
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count + Self.tagLength)
         try cipher.check(
             EVP_EncryptUpdate(cipher.pointer, &ciphertext, &length, plaintext, Int32(plaintext.count)),
@@ -55,17 +46,8 @@ public struct AES256GCM: Sendable {
         let nonce = Array(sealed.prefix(Self.nonceLength))
         let ciphertext = Array(sealed.dropFirst(Self.nonceLength).dropLast(Self.tagLength))
         var tag = Array(sealed.suffix(Self.tagLength))
-        let cipher = try CipherContext()
-        try cipher.check(EVP_DecryptInit_ex(cipher.pointer, EVP_aes_256_gcm(), nil, nil, nil), "EVP_DecryptInit_ex")
-        try cipher.check(
-            EVP_CIPHER_CTX_ctrl(cipher.pointer, EVP_CTRL_GCM_SET_IVLEN, Int32(Self.nonceLength), nil),
-            "EVP_CTRL_GCM_SET_IVLEN")
-        try cipher.check(EVP_DecryptInit_ex(cipher.pointer, nil, nil, key, nonce), "EVP_DecryptInit_ex")
+        let cipher = try CipherContext(encrypting: false, key: key, nonce: nonce, context: context)
         var length: Int32 = 0
-        if !context.isEmpty {
-            try cipher.check(
-                EVP_DecryptUpdate(cipher.pointer, nil, &length, context, Int32(context.count)), "EVP_DecryptUpdate")
-        }
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count + Self.tagLength)
         try cipher.check(
             EVP_DecryptUpdate(cipher.pointer, &plaintext, &length, ciphertext, Int32(ciphertext.count)),
@@ -104,11 +86,21 @@ public enum AES256GCMError: Error, Sendable, Equatable, CustomStringConvertible 
 private final class CipherContext {
     let pointer: OpaquePointer
 
-    init() throws(AES256GCMError) {
+    /// A context set up for AES-256-GCM in one direction with `key` and `nonce`, `context` fed as authenticated data.
+    init(encrypting: Bool, key: [UInt8], nonce: [UInt8], context: [UInt8]) throws(AES256GCMError) {
         guard let pointer = EVP_CIPHER_CTX_new() else {
             throw .openSSL(OpenSSLError(function: "EVP_CIPHER_CTX_new").description)
         }
         self.pointer = pointer
+        let direction: Int32 = encrypting ? 1 : 0
+        try check(EVP_CipherInit_ex(pointer, EVP_aes_256_gcm(), nil, nil, nil, direction), "EVP_CipherInit_ex")
+        try check(
+            EVP_CIPHER_CTX_ctrl(pointer, EVP_CTRL_GCM_SET_IVLEN, Int32(nonce.count), nil), "EVP_CTRL_GCM_SET_IVLEN")
+        try check(EVP_CipherInit_ex(pointer, nil, nil, key, nonce, direction), "EVP_CipherInit_ex")
+        if !context.isEmpty {
+            var length: Int32 = 0
+            try check(EVP_CipherUpdate(pointer, nil, &length, context, Int32(context.count)), "EVP_CipherUpdate")
+        }
     }
 
     deinit { EVP_CIPHER_CTX_free(pointer) }
