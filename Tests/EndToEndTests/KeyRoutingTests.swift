@@ -85,6 +85,51 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// Two apps on two teams: each app's pushes carry a token of its own team's key (`iss` and `kid`, checked by
+        /// the mock) and go out on connections of their own.
+        @Test func twoTeamsSignWithTheirOwnKeysOnTheirOwnConnections() async throws {
+            let otherTeam = "TEAM000003"
+            let theirs = TestSigningKey.generate(keyID: "KEYTEAM003")
+            let harness = try await EngineHarness.start(
+                bundleIDs: ["com.example.three"], otherTeams: [otherTeam: [theirs]])
+            let theirsFile = EngineHarness.keyFile()
+            let keyFile = EngineHarness.keyFile()
+            defer { for file in [theirsFile, keyFile] { try? FileManager.default.removeItem(atPath: file) } }
+            try theirs.writePrivateKey(to: theirsFile)
+            _ = try await SigningKeyStore(client: harness.client).add(
+                try SigningKeyDefinition(teamID: otherTeam, keyID: theirs.keyID, environments: .both, topics: []),
+                keyPath: theirsFile)
+            _ = try await AppStore(client: harness.client).put(
+                ExternalID("three")!,
+                try AppDefinition(
+                    name: "Three", bundleID: "com.example.three", teamID: otherTeam, defaultEnvironment: .sandbox))
+            let devices = 200
+            let first = try await harness.insertFanOut(count: devices, tokenPrefix: "d1")
+            let second = try await harness.insertFanOut(count: devices, tokenPrefix: "e3")
+            try await harness.client.execute(
+                "UPDATE device_tokens SET topic = 'com.example.three' WHERE token LIKE 'e3%'")
+            let server = try BuiltProgram.herald.start(
+                ["serve", "--port", "0"], environment: try harness.heraldEnvironment(keyFile: keyFile))
+            _ = try await server.servingPort()
+            var sent = (0, 0)
+            for _ in 0..<300 where sent != (devices, devices) {
+                sent = (
+                    try await harness.states(of: first)["sent"] ?? 0, try await harness.states(of: second)["sent"] ?? 0
+                )
+                if sent != (devices, devices) { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            _ = await server.stop()
+            #expect(sent == (devices, devices), "both teams' apps delivered")
+            let requests = harness.sandbox.recordedRequests
+            let ours = requests.filter { $0.header("apns-topic") == EngineHarness.bundleID }
+            let three = requests.filter { $0.header("apns-topic") == "com.example.three" }
+            #expect(ours.count == devices && three.count == devices, "no push refused or sent twice")
+            #expect(ours.allSatisfy { Self.keyID($0.header("authorization")) == harness.key.keyID })
+            #expect(three.allSatisfy { Self.keyID($0.header("authorization")) == theirs.keyID })
+            #expect(Set(ours.map(\.connectionID)).isDisjoint(with: Set(three.map(\.connectionID))))
+            try await harness.stop()
+        }
+
         /// Rotation during a 5,000-push fan-out: a new team key is added, then the settings' key retired. Every push
         /// is accepted, and once the router has read the retirement (within its 5 s refresh) and the pushes already
         /// signed have finished, none is signed by the old key.

@@ -10,6 +10,8 @@ public struct APNsMockConfiguration: Sendable {
     public var teamID: String
     /// Trusted signing keys: key id (`kid`) → public key PEM (a private key PEM is accepted too).
     public var keys: [String: String]
+    /// Keys of further teams: team id (`iss`) → key id → PEM. A token verifies only with its own team's key.
+    public var otherTeams: [String: [String: String]] = [:]
     /// Bundle ids pushes may target; empty accepts any.
     public var bundleIDs: Set<String>
     /// ALPN protocols offered; `["http/1.1"]` makes a server that does not speak h2, for tests.

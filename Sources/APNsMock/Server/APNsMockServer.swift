@@ -25,20 +25,24 @@ public final class APNsMockServer: Sendable {
     public init(configuration: APNsMockConfiguration) throws {
         self.configuration = configuration
         certificateAuthority = try MockCertificateAuthority(serverNames: configuration.serverNames)
-        var keys: [String: P256.Signing.PublicKey] = [:]
-        for (keyID, pem) in configuration.keys {
-            keys[keyID] =
-                if pem.contains("PRIVATE KEY") {
-                    try P256.Signing.PrivateKey(pemRepresentation: pem).publicKey
-                } else {
-                    try P256.Signing.PublicKey(pemRepresentation: pem)
-                }
+        var keys: [String: MockTokenVerifier.TeamKey] = [:]
+        let teams = [configuration.teamID: configuration.keys].merging(configuration.otherTeams) { own, _ in own }
+        for (teamID, teamKeys) in teams {
+            for (keyID, pem) in teamKeys {
+                let key =
+                    if pem.contains("PRIVATE KEY") {
+                        try P256.Signing.PrivateKey(pemRepresentation: pem).publicKey
+                    } else {
+                        try P256.Signing.PublicKey(pemRepresentation: pem)
+                    }
+                keys[keyID] = MockTokenVerifier.TeamKey(teamID: teamID, key: key)
+            }
         }
         state = MockState(recordsRequests: configuration.recordsRequests, onRequest: configuration.onRequest)
         validator = MockRequestValidator(
             bundleIDs: configuration.bundleIDs,
             tokens: MockTokenVerifier(
-                teamID: configuration.teamID, keys: keys, limitsUpdates: configuration.limitsTokenUpdates,
+                keys: keys, limitsUpdates: configuration.limitsTokenUpdates,
                 now: configuration.now))
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificateAuthority.serverCertificate)],

@@ -33,17 +33,20 @@ final class MockTokenVerifier: @unchecked Sendable {
         var newestIssuedAt: [String: Int64] = [:]
     }
 
-    private let teamID: String
-    private let keys: [String: P256.Signing.PublicKey]
+    /// A trusted key and the team (`iss`) its tokens must name.
+    struct TeamKey {
+        let teamID: String
+        let key: P256.Signing.PublicKey
+    }
+
+    private let keys: [String: TeamKey]
     private let now: @Sendable () -> Date
     private let limitsUpdates: Bool
     private let state = Mutex(State())
 
     init(
-        teamID: String, keys: [String: P256.Signing.PublicKey], limitsUpdates: Bool,
-        now: @escaping @Sendable () -> Date
+        keys: [String: TeamKey], limitsUpdates: Bool, now: @escaping @Sendable () -> Date
     ) {
-        self.teamID = teamID
         self.keys = keys
         self.limitsUpdates = limitsUpdates
         self.now = now
@@ -73,12 +76,12 @@ final class MockTokenVerifier: @unchecked Sendable {
         guard parts.count == 3, let headerData = base64URLDecode(parts[0]), let claimsData = base64URLDecode(parts[1]),
             let signatureData = base64URLDecode(parts[2]),
             let header = try? JSONDecoder().decode(Header.self, from: headerData), header.alg == "ES256",
-            let keyID = header.kid, let key = keys[keyID],
-            let claims = try? JSONDecoder().decode(Claims.self, from: claimsData), claims.iss == teamID,
+            let keyID = header.kid, let trusted = keys[keyID],
+            let claims = try? JSONDecoder().decode(Claims.self, from: claimsData), claims.iss == trusted.teamID,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData)
         else { return nil }
         let signingInput = Data(token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard key.isValidSignature(signature, for: signingInput) else { return nil }
+        guard trusted.key.isValidSignature(signature, for: signingInput) else { return nil }
         return (keyID, claims.iat)
     }
 

@@ -28,9 +28,10 @@ public struct EngineHarness: Sendable {
     ///   - databaseURL: A migrated database to use instead of a fresh one from ``TestDatabases``.
     ///   - trustedKeys: More signing keys of the team the mocks accept, beside the harness's own.
     ///   - bundleIDs: More bundle ids the mocks accept, beside ``bundleID``.
+    ///   - otherTeams: Keys of other teams the mocks accept, by team id.
     public static func start(
         connections: Int = 1, recordsRequests: Bool = true, databaseURL: String? = nil,
-        trustedKeys: [TestSigningKey] = [], bundleIDs: Set<String> = []
+        trustedKeys: [TestSigningKey] = [], bundleIDs: Set<String> = [], otherTeams: [String: [TestSigningKey]] = [:]
     ) async throws -> EngineHarness {
         let url: String
         if let databaseURL { url = databaseURL } else { url = try await TestDatabases.shared.heraldDatabase() }
@@ -45,12 +46,14 @@ public struct EngineHarness: Sendable {
             key: P256PrivateKey(pem: key.privateKeyPEM), keyID: key.keyID, teamID: teamID,
             logger: Logger(label: "test.tokens"))
         for _ in 0..<2 {
-            let mock = try APNsMockServer(
-                configuration: APNsMockConfiguration(
-                    teamID: teamID,
-                    keys: Dictionary(uniqueKeysWithValues: ([key] + trustedKeys).map { ($0.keyID, $0.publicKeyPEM) }),
-                    bundleIDs: bundleIDs.union([bundleID]),
-                    recordsRequests: recordsRequests))
+            var mockConfiguration = APNsMockConfiguration(
+                teamID: teamID,
+                keys: Dictionary(uniqueKeysWithValues: ([key] + trustedKeys).map { ($0.keyID, $0.publicKeyPEM) }),
+                bundleIDs: bundleIDs.union([bundleID]), recordsRequests: recordsRequests)
+            mockConfiguration.otherTeams = otherTeams.mapValues { keys in
+                Dictionary(uniqueKeysWithValues: keys.map { ($0.keyID, $0.publicKeyPEM) })
+            }
+            let mock = try APNsMockServer(configuration: mockConfiguration)
             try await mock.start()
             let caFile = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "herald-engine-ca-\(UUID()).pem"
