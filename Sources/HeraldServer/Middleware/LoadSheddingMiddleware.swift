@@ -23,12 +23,15 @@ struct LoadSheddingMiddleware: RouterMiddleware {
     let limit: Int
     let databaseWaitBudget: Duration
     private let inProgress = InProgressCount()
+    private let inProgressGauge: Gauge
     private let refused: Counter
     private let report = RefusalReport()
 
     init(limit: Int, databaseWaitBudget: Duration, metrics: PrometheusCollectorRegistry) {
         self.limit = limit
         self.databaseWaitBudget = databaseWaitBudget
+        inProgressGauge = metrics.makeGauge(
+            name: "herald_http_requests_in_progress", help: "API requests being served now (refused ones excluded).")
         refused = metrics.makeCounter(
             name: "herald_http_requests_shed_total",
             help: "API requests answered 503 at once because as many as the server takes were in progress.")
@@ -54,7 +57,11 @@ struct LoadSheddingMiddleware: RouterMiddleware {
                 headers: [.contentType: "application/json; charset=utf-8", .retryAfter: "1"],
                 body: ResponseBody(byteBuffer: Self.refusal))
         }
-        defer { inProgress.leave() }
+        inProgressGauge.increment()
+        defer {
+            inProgressGauge.decrement()
+            inProgress.leave()
+        }
         return try await DatabaseAvailability.withWaitBudget(databaseWaitBudget) { try await next(request, context) }
     }
 }
