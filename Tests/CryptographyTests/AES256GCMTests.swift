@@ -25,7 +25,7 @@ import Testing
     @Test func sealedValuesOpenOnlyUnchangedWithTheirKeyAndContext() throws {
         let key = SecureRandom.bytes(count: 32)
         let cipher = try AES256GCM(key: key)
-        let secret = Array("-----BEGIN PRIVATE KEY-----\nnot really\n-----END PRIVATE KEY-----\n".utf8)
+        let secret = SecureRandom.bytes(count: 200)
         let context = Array("TEAM000001/KEY0000001".utf8)
         let sealed = try cipher.seal(secret, context: context)
         #expect(sealed.count == 12 + secret.count + 16)

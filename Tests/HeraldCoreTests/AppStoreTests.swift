@@ -1,4 +1,5 @@
 import APNsCore
+import APNsMock
 import Cryptography
 import Foundation
 import HeraldCore
@@ -103,7 +104,7 @@ import Testing
         defer { db.client.shutdown() }
         let keys = SigningKeyStore(client: db.client)
         let master = try AES256GCM(key: SecureRandom.bytes(count: 32))
-        let pem = "-----BEGIN PRIVATE KEY-----\nMIG...\n-----END PRIVATE KEY-----\n"
+        let pem = TestSigningKey.generate().privateKeyPEM
         let definition = try SigningKeyDefinition(
             teamID: "TEAM000001", keyID: "KEY0000009", environments: .both, topics: [])
         let (key, added) = try await keys.add(definition, pem: pem, masterKey: master)
