@@ -46,18 +46,6 @@ public struct AppStore: Sendable {
             .first.map(Self.decode)
     }
 
-    /// The app whose bundle id is `bundleID`, or `nil`.
-    public func app(bundleID: String) async throws -> App? {
-        try await client.query("SELECT \(unescaped: Self.columns) FROM apps a WHERE a.bundle_id = \(bundleID)")
-            .first.map(Self.decode)
-    }
-
-    /// The app of registrations and sends that name none, or `nil` before one is defined.
-    public func defaultApp() async throws -> App? {
-        try await client.query("SELECT \(unescaped: Self.columns) FROM apps a WHERE a.is_default").first.map(
-            Self.decode)
-    }
-
     /// Every app, by id.
     public func list() async throws -> [App] {
         try await client.query("SELECT \(unescaped: Self.columns) FROM apps a ORDER BY a.external_id").map(
