@@ -52,8 +52,29 @@ import Testing
         let put = try await Self.request(
             "PUT", base + "/api/v1/users/ada", key: key, body: #"{"email":"ada@example.com","name":"Ada"}"#)
         #expect(put.0 == 201)
+
+        let noApp = try await BuiltProgram.herald.run([
+            "keys", "create", "--name", "flights", "--app", "flights", "--database-url", url,
+        ])
+        #expect(noApp.status != 0 && noApp.output.contains("no app has this id"), "\(noApp.output)")
+        let app = try await BuiltProgram.herald.run([
+            "apps", "create", "flights", "--name", "Flights", "--bundle-id", "com.example.flights",
+            "--team-id", "ABCDE12345", "--database-url", url,
+        ])
+        #expect(app.status == 0, "\(app.output)")
+        let scoped = try await BuiltProgram.herald.run([
+            "keys", "create", "--name", "flights", "--scope", "admin", "--app", "flights", "--database-url", url,
+        ])
+        let appKey = try #require(scoped.output.split(separator: "\n").first.map(String.init), "\(scoped.output)")
+        #expect(
+            try await Self.request(
+                "PUT", base + "/api/v1/users/bob", key: appKey, body: #"{"email":"bob@example.com","name":"Bob"}"#
+            ).0 == 403)
+        #expect(try await Self.request("GET", base + "/api/v1/apps/flights", key: appKey).0 == 200)
+
         let listed = try await BuiltProgram.herald.run(["keys", "list", "--database-url", url])
         #expect(listed.output.contains("ci") && !listed.output.contains(key))
+        #expect(listed.output.contains("app flights") && !listed.output.contains(appKey))
         let revoked = try await BuiltProgram.herald.run([
             "keys", "revoke", String(key.prefix(11)), "--database-url", url,
         ])

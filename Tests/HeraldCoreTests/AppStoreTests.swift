@@ -18,12 +18,12 @@ import Testing
         let alice = try await db.user("alice")
         _ = try await db.device(alice)
         _ = try await db.device(alice)
-        #expect(try await db.devices.devices(of: alice).allSatisfy { $0.appID == nil })
+        #expect(try await db.devices.devices(of: alice, in: .everyApp).allSatisfy { $0.appID == nil })
 
         let apps = AppStore(client: db.client)
         let app = try await apps.defineDefault(bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
         #expect(app.isDefault && app.externalID.rawValue == "default" && app.bundleID == "com.example.one")
-        #expect(try await db.devices.devices(of: alice).allSatisfy { $0.appID == app.externalID })
+        #expect(try await db.devices.devices(of: alice, in: .everyApp).allSatisfy { $0.appID == app.externalID })
         let again = try await apps.defineDefault(
             bundleID: "com.example.one", teamID: "TEAM000001", environment: .sandbox)
         #expect(again.id == app.id)
@@ -68,7 +68,7 @@ import Testing
         #expect(try await register()?.rawValue == "default")
 
         #expect(try await apps.delete(second.externalID))
-        #expect(try await db.devices.devices(of: alice).count == 2, "an app's devices go with it")
+        #expect(try await db.devices.devices(of: alice, in: .everyApp).count == 2, "an app's devices go with it")
     }
 
     @Test func signingKeysAreDataWithoutTheirMaterial() async throws {

@@ -15,15 +15,15 @@ import Testing
         let first = try await db.devices.register(
             .init(token: token, platform: .iOS, environment: .sandbox), for: alice)
         #expect(first.created)
-        #expect(try await db.devices.remove(first.device.id, of: alice))
-        #expect(try await db.devices.devices(of: alice).first?.deactivationReason == .removedByUser)
+        #expect(try await db.devices.remove(first.device.id, of: alice, in: .everyApp))
+        #expect(try await db.devices.devices(of: alice, in: .everyApp).first?.deactivationReason == .removedByUser)
         let second = try await db.devices.register(
             .init(token: token, platform: .macOS, environment: .production), for: bob)
         #expect(!second.created)
         #expect(second.device.id == first.device.id)
         #expect(second.device.isActive)
-        #expect(try await db.devices.devices(of: alice).isEmpty)
-        #expect(try await db.devices.devices(of: bob).map(\.platform) == [.macOS])
+        #expect(try await db.devices.devices(of: alice, in: .everyApp).isEmpty)
+        #expect(try await db.devices.devices(of: bob, in: .everyApp).map(\.platform) == [.macOS])
     }
 
     @Test func aUserCannotRemoveAnotherUsersDevice() async throws {
@@ -32,8 +32,8 @@ import Testing
         let alice = try await db.user("alice")
         let bob = try await db.user("bob")
         let device = try await db.device(alice)
-        #expect(try await db.devices.remove(device, of: bob) == false)
-        #expect(try await db.devices.devices(of: alice).first?.isActive == true)
+        #expect(try await db.devices.remove(device, of: bob, in: .everyApp) == false)
+        #expect(try await db.devices.devices(of: alice, in: .everyApp).first?.isActive == true)
     }
 
     @Test func ownerCannotBeDeletedAndEmailsAreUniqueIgnoringCase() async throws {

@@ -28,7 +28,7 @@ import Testing
             }
             // sub's second device is inactive.
             let stale = try await db.device(ExternalID("sub")!)
-            #expect(try await db.devices.remove(stale, of: ExternalID("sub")!))
+            #expect(try await db.devices.remove(stale, of: ExternalID("sub")!, in: .everyApp))
             var mute = ProjectOverrideChanges()
             mute.muted = true
             _ = try await db.preferences.updateProjectPreferences(ExternalID("bob")!, project: world.project, mute)
@@ -104,7 +104,7 @@ import Testing
         defer { world.db.client.shutdown() }
         let id = try await world.db.send(try world.event(.newFeedback, actor: nil))
         #expect(try await world.db.expander.expandDue().isEmpty)
-        let status = try #require(try await world.db.notifications.status(id))
+        let status = try #require(try await world.db.notifications.status(id, in: .everyApp))
         #expect(status.state == "expanded")
         #expect(status.deliveries == ["pending": 4])
         #expect(status.suppressions == ["muted": 1, "no_active_device": 1])
@@ -120,6 +120,6 @@ import Testing
         try direct.validate()
         let accepted = try await world.db.notifications.accept(NotificationDraft(direct: direct), apiKeyID: nil)
         #expect(try await world.db.expander.expandDue().isEmpty)
-        #expect(try await world.db.notifications.status(accepted.id)?.state == "scheduled")
+        #expect(try await world.db.notifications.status(accepted.id, in: .everyApp)?.state == "scheduled")
     }
 }

@@ -110,7 +110,7 @@ struct APIHarness: Sendable {
     func waitForExpansion(_ id: String) async throws -> [String: Int] {
         let uuid = UUID(uuidString: id)!
         for _ in 0..<200 {
-            if let status = try await services.notifications.status(uuid), status.state == "expanded" {
+            if let status = try await services.notifications.status(uuid, in: .everyApp), status.state == "expanded" {
                 return status.deliveries
             }
             try await Task.sleep(for: .milliseconds(25))

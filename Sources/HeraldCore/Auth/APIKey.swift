@@ -15,9 +15,14 @@ public struct APIKey: Sendable, Equatable {
     /// The key's first characters, to tell keys apart in listings.
     public var prefix: String
     public var scope: APIKeyScope
+    /// The only app the key sees and sends for; `nil` for every app.
+    public var appID: ExternalID?
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
+
+    /// The apps the key sees and sends for.
+    public var appScope: AppScope { appID.map(AppScope.app) ?? .everyApp }
 }
 
 /// A freshly created key: the only moment its secret exists outside the caller's hands.

@@ -11,19 +11,24 @@ public struct APIKeyStore: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    static let columns = "id, name, prefix, scope, created_at, last_used_at, revoked_at"
+    static let columns = """
+        id, name, prefix, scope, created_at, last_used_at, revoked_at,
+        (SELECT a.external_id FROM apps a WHERE a.id = app_id)
+        """
 
     static func decode(_ row: PostgresRow) throws -> APIKey {
-        let (id, name, prefix, scope, created, used, revoked) =
-            try row.decode((UUID, String, String, String, Date, Date?, Date?).self)
+        let (id, name, prefix, scope, created, used, revoked, app) =
+            try row.decode((UUID, String, String, String, Date, Date?, Date?, String?).self)
         return APIKey(
-            id: id, name: name, prefix: prefix, scope: APIKeyScope(rawValue: scope) ?? .read, createdAt: created,
-            lastUsedAt: used, revokedAt: revoked)
+            id: id, name: name, prefix: prefix, scope: APIKeyScope(rawValue: scope) ?? .read,
+            appID: app.flatMap(ExternalID.init), createdAt: created, lastUsedAt: used, revokedAt: revoked)
     }
 
     /// Creates a key: `hk_` followed by 32 random bytes in base64url.
-    /// - Throws: ``DomainError`` `.invalid` when the name is empty or longer than 100 characters.
-    public func create(name: String, scope: APIKeyScope) async throws -> CreatedAPIKey {
+    /// - Parameter app: The only app the key will see and send for; `nil` for every app.
+    /// - Throws: ``DomainError`` `.invalid` when the name is empty or longer than 100 characters, `.notFound` when
+    ///   no app has the id `app`.
+    public func create(name: String, scope: APIKeyScope, app: ExternalID? = nil) async throws -> CreatedAPIKey {
         guard (1...100).contains(name.codePointCount) else {
             throw DomainError.invalid("must be 1 to 100 characters", field: "name")
         }
@@ -31,11 +36,14 @@ public struct APIKeyStore: Sendable {
         let prefix = String(secret.prefix(11))
         let rows = try await client.query(
             """
-            INSERT INTO api_keys (name, prefix, key_hash, scope)
-            VALUES (\(name), \(prefix), \(Self.hash(secret)), \(scope.rawValue))
+            INSERT INTO api_keys (name, prefix, key_hash, scope, app_id)
+            SELECT \(name), \(prefix), \(Self.hash(secret)), \(scope.rawValue), a.id
+            FROM (SELECT (SELECT id FROM apps WHERE external_id = \(app?.rawValue)) AS id) a
+            WHERE \(app?.rawValue)::text IS NULL OR a.id IS NOT NULL
             RETURNING \(unescaped: Self.columns)
             """)
-        return CreatedAPIKey(key: try Self.decode(rows[0]), secret: secret)
+        guard let row = rows.first else { throw DomainError.notFound("no app has this id", field: "app") }
+        return CreatedAPIKey(key: try Self.decode(row), secret: secret)
     }
 
     /// Every key, newest first.

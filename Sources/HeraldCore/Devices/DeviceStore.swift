@@ -94,25 +94,31 @@ public struct DeviceStore: Sendable {
         return result
     }
 
-    /// Every device of `user`, active or not, newest registration first.
-    public func devices(of user: ExternalID) async throws -> [Device] {
+    /// Every device of `user` in `scope`, active or not, newest registration first.
+    public func devices(of user: ExternalID, in scope: AppScope) async throws -> [Device] {
         try await client.query(
             """
             SELECT \(unescaped: Self.columns) FROM device_tokens d JOIN users u ON u.id = d.user_id
-            WHERE u.external_id = \(user.rawValue) ORDER BY d.registered_at DESC, d.id
+            WHERE u.external_id = \(user.rawValue)
+              AND (\(scope.app?.rawValue)::text IS NULL
+                  OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
+            ORDER BY d.registered_at DESC, d.id
             """
         ).map(Self.decode)
     }
 
     /// Deactivates `user`'s device (reason `removed_by_user`) and cancels its pending deliveries; the row stays so
     /// the delivery history keeps it.
-    /// - Returns: whether `user` has a device with this id; another user's device is reported as absent.
-    public func remove(_ device: UUID, of user: ExternalID) async throws -> Bool {
+    /// - Returns: whether `user` has a device with this id in `scope`; another user's device, or one of an app
+    ///   outside `scope`, is reported as absent.
+    public func remove(_ device: UUID, of user: ExternalID, in scope: AppScope) async throws -> Bool {
         try await client.query(
             """
             WITH target AS (
                 SELECT d.id, d.is_active FROM device_tokens d JOIN users u ON u.id = d.user_id
                 WHERE d.id = \(device) AND u.external_id = \(user.rawValue)
+                  AND (\(scope.app?.rawValue)::text IS NULL
+                      OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             ),
             deactivated AS (
                 UPDATE device_tokens d

@@ -35,11 +35,16 @@ public struct NotificationDeliveries: Sendable, Hashable {
 }
 
 extension DeliveryLogStore {
-    /// The deliveries and suppressions of notification `id`, or `nil` when no notification has it.
-    public func deliveries(of id: UUID) async throws -> NotificationDeliveries? {
+    /// The deliveries and suppressions of notification `id`, or `nil` when no notification in `scope` has it.
+    public func deliveries(of id: UUID, in scope: AppScope) async throws -> NotificationDeliveries? {
         guard
-            let state = try await client.query("SELECT state FROM notifications WHERE id = \(id)").first?
-                .decode(column: 0, as: String.self)
+            let state = try await client.query(
+                """
+                SELECT n.state FROM notifications n WHERE n.id = \(id)
+                AND (\(scope.app?.rawValue)::text IS NULL
+                    OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
+                """
+            ).first?.decode(column: 0, as: String.self)
         else { return nil }
         let deliveries = try await client.query(
             """

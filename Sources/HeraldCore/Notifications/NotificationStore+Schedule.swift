@@ -36,13 +36,19 @@ extension NotificationStore {
     /// Cancels what has not been sent: the notification, and its deliveries no worker has claimed (with the
     /// engine's reason, `NotificationCanceled`). Pushes already sent, and claimed ones already on their way,
     /// stay as they are.
-    /// - Returns: `nil` when no notification has `id`.
-    public func cancel(_ id: UUID) async throws -> NotificationCancellation? {
+    /// - Returns: `nil` when no notification in `scope` has `id`.
+    public func cancel(_ id: UUID, in scope: AppScope) async throws -> NotificationCancellation? {
         try await client.withTransaction { connection in
             // Locking the row waits out an expansion in progress, so its deliveries are canceled too.
             guard
-                let state = try await connection.query("SELECT state FROM notifications WHERE id = \(id) FOR UPDATE")
-                    .first?.decode(column: 0, as: String.self)
+                let state = try await connection.query(
+                    """
+                    SELECT n.state FROM notifications n WHERE n.id = \(id)
+                    AND (\(scope.app?.rawValue)::text IS NULL
+                    OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
+                    FOR UPDATE
+                    """
+                ).first?.decode(column: 0, as: String.self)
             else { return nil }
             try await connection.execute(
                 """
@@ -61,13 +67,18 @@ extension NotificationStore {
     }
 
     /// Changes the send time or alert of a notification that is still scheduled, and wakes expanders.
-    /// - Returns: `false` when no notification has `id`.
+    /// - Returns: `false` when no notification in `scope` has `id`.
     /// - Throws: ``ScheduleChangeError`` when the notification or the change does not allow it.
-    public func change(_ id: UUID, _ change: ScheduleChange) async throws -> Bool {
+    public func change(_ id: UUID, _ change: ScheduleChange, in scope: AppScope) async throws -> Bool {
         try await client.withTransaction { connection in
             guard
                 let row = try await connection.query(
-                    "SELECT state, expires_at, content FROM notifications WHERE id = \(id) FOR UPDATE"
+                    """
+                    SELECT n.state, n.expires_at, n.content FROM notifications n WHERE n.id = \(id)
+                    AND (\(scope.app?.rawValue)::text IS NULL
+                    OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
+                    FOR UPDATE
+                    """
                 ).first
             else { return false }
             let (state, expiresAt, stored) = try row.decode((String, Date?, PostgresJSON).self)

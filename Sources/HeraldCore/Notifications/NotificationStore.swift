@@ -110,7 +110,8 @@ public struct NotificationStore: Sendable {
     }
 
     /// A notification's state with counts of its deliveries by state and of its suppressions by reason.
-    public func status(_ id: UUID) async throws -> NotificationStatus? {
+    /// - Returns: `nil` when no notification in `scope` has `id`.
+    public func status(_ id: UUID, in scope: AppScope) async throws -> NotificationStatus? {
         let rows = try await client.query(
             """
             SELECT n.id, n.kind, n.type, n.project_external_id, n.state, n.send_at, n.expires_at, n.created_at,
@@ -121,6 +122,8 @@ public struct NotificationStore: Sendable {
                        (SELECT reason, count(*) AS c FROM notification_suppressions WHERE notification_id = n.id
                         GROUP BY reason) s)
             FROM notifications n WHERE n.id = \(id)
+            AND (\(scope.app?.rawValue)::text IS NULL
+                OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
             """)
         guard let row = rows.first else { return nil }
         let (

@@ -43,6 +43,24 @@ extension HeraldRequestContext {
 }
 
 extension HeraldRequestContext {
+    /// The apps the caller sees and sends for: an app's API key its own; user tokens and other keys every app.
+    var appScope: AppScope {
+        if case .apiKey(let key, _) = identity { key.appScope } else { .everyApp }
+    }
+
+    /// An admin API key without an app: what changes shared by every app (the user directory, apps, signing keys)
+    /// need.
+    /// - Throws: as ``requireAPIKey(_:)``, and 403 for an app's key.
+    func requireAdminOfEveryApp() throws(APIError) -> APIKey {
+        let key = try requireAPIKey(.admin)
+        if let app = key.appID {
+            throw .forbidden(
+                "this key belongs to app \(app) and this route changes what every app shares; "
+                    + "it needs an admin key without an app")
+        }
+        return key
+    }
+
     /// The id of the calling API key, `nil` for user tokens.
     var apiKeyID: UUID? {
         if case .apiKey(let key, _) = identity { key.id } else { nil }

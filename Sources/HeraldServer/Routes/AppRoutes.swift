@@ -4,6 +4,7 @@ import Hummingbird
 
 /// Apps and signing keys as data (admin API key): the backend's apps, each a bundle id on a team, and the keys
 /// Herald may sign with. A key's PEM sent here is sealed under the master key at once; no answer returns it.
+/// An app's admin key sees its own app only, and changes neither apps nor the keys teams share.
 struct AppRoutes {
     let services: HeraldServices
     let maxBodySize: Int
@@ -12,11 +13,12 @@ struct AppRoutes {
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/apps", method: .get) { _, context in
             _ = try context.requireAPIKey(.admin)
-            return AppListResponse(apps: try await services.apps.list().map(AppResponse.init))
+            let apps = try await services.apps.list().filter { context.appScope.admits($0.externalID) }
+            return AppListResponse(apps: apps.map(AppResponse.init))
         }
         router.on("/api/v1/apps/{appId}", method: .put) { request, context in
-            _ = try context.requireAPIKey(.admin)
-            let id = try context.externalID("appId")
+            let id = try visibleApp(context)
+            _ = try context.requireAdminOfEveryApp()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["name", "bundleId", "teamId", "defaultEnvironment"])
             let name = try body.requiredString("name")
@@ -36,25 +38,25 @@ struct AppRoutes {
             return EditedResponse(status: created ? .created : .ok, response: AppResponse(app))
         }
         router.on("/api/v1/apps/{appId}", method: .get) { _, context in
-            _ = try context.requireAPIKey(.admin)
-            guard let app = try await services.apps.app(try context.externalID("appId")) else {
+            guard let app = try await services.apps.app(try visibleApp(context)) else {
                 throw APIError.notFound("no app has this id", field: "appId")
             }
             return AppResponse(app)
         }
         router.on("/api/v1/apps/{appId}", method: .delete) { _, context in
-            _ = try context.requireAPIKey(.admin)
-            guard try await services.apps.delete(try context.externalID("appId")) else {
+            let id = try visibleApp(context)
+            _ = try context.requireAdminOfEveryApp()
+            guard try await services.apps.delete(id) else {
                 throw APIError.notFound("no app has this id", field: "appId")
             }
             return Response(status: .noContent)
         }
         router.on("/api/v1/apns-keys", method: .get) { _, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             return SigningKeyListResponse(keys: try await services.signingKeys.list().map(SigningKeyResponse.init))
         }
         router.on("/api/v1/apns-keys", method: .post) { request, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let (definition, pem) = try Self.parseKey(body)
             guard let masterKey else {
@@ -67,7 +69,7 @@ struct AppRoutes {
             return EditedResponse(status: added ? .created : .ok, response: SigningKeyResponse(key))
         }
         router.on("/api/v1/apns-keys/{teamId}/{keyId}", method: .delete) { _, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             let team = try context.parameters.require("teamId")
             let key = try context.parameters.require("keyId")
             guard let retired = try await services.signingKeys.retire(keyID: key, teamID: team).first else {
@@ -75,6 +77,14 @@ struct AppRoutes {
             }
             return SigningKeyResponse(retired)
         }
+    }
+
+    /// The path's `appId` for an admin key: another app than an app's key's own is a 404, as if it did not exist.
+    private func visibleApp(_ context: HeraldRequestContext) throws(APIError) -> ExternalID {
+        _ = try context.requireAPIKey(.admin)
+        let id = try context.externalID("appId")
+        _ = try context.appScope.narrow(id)
+        return id
     }
 
     /// `{"teamId", "keyId", "environments"?, "topics"?, "privateKey"}`: the key's PEM must be a P-256 private key.

@@ -13,25 +13,34 @@ struct DeviceRoutes {
             let user = try context.requireUser()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             var registration = try parseRegistration(body)
+            registration.app = try context.appScope.narrow(registration.app)
             if let appID = registration.app {
                 guard let app = try await services.apps.app(appID) else {
                     throw APIError.notFound("no app has this id", field: "appId")
                 }
-                registration.topic = registration.topic ?? app.bundleID
+                // Another bundle id would send this app's pushes to a topic of someone else's, with their key.
+                if let topic = registration.topic, topic != app.bundleID {
+                    throw APIError.validation(
+                        "must be the bundle id of app \(appID) (\(app.bundleID)), or left out", field: "topic")
+                }
+                registration.topic = app.bundleID
             }
             let (device, created) = try await services.registrations.register(registration, for: user)
             return EditedResponse(status: created ? .created : .ok, response: DeviceResponse(device))
         }
         router.on("/api/v1/devices/{deviceId}", method: .delete) { _, context in
             let user = try context.requireUser()
-            guard try await services.devices.remove(try context.uuid("deviceId"), of: user) else {
+            guard
+                try await services.devices.remove(
+                    try context.uuid("deviceId"), of: user, in: context.appScope)
+            else {
                 throw APIError.notFound("you have no device with this id", field: "deviceId")
             }
             return Response(status: .noContent)
         }
         router.on("/api/v1/devices", method: .get) { _, context in
             let user = try context.requireUser()
-            let devices = try await services.devices.devices(of: user)
+            let devices = try await services.devices.devices(of: user, in: context.appScope)
             return DeviceListResponse(devices: devices.map(DeviceResponse.init))
         }
     }

@@ -14,7 +14,11 @@ struct DeviceTestRoutes {
         router.on("/api/v1/devices/{deviceId}/test", method: .post) { _, context in
             let user = try context.requireUser()
             let deviceID = try context.uuid("deviceId")
-            guard let device = try await services.devices.devices(of: user).first(where: { $0.id == deviceID }) else {
+            guard
+                let device = try await services.devices.devices(of: user, in: context.appScope).first(where: {
+                    $0.id == deviceID
+                })
+            else {
                 throw APIError.notFound("you have no device with this id", field: "deviceId")
             }
             guard device.isActive else {

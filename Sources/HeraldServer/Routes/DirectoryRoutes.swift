@@ -8,7 +8,7 @@ struct DirectoryRoutes {
 
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/users/{userId}", method: .put) { request, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             let id = try context.externalID("userId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["email", "name"])
@@ -19,14 +19,14 @@ struct DirectoryRoutes {
             return EditedResponse(status: created ? .created : .ok, response: UserResponse(user))
         }
         router.on("/api/v1/users/{userId}", method: .delete) { _, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             guard try await services.directory.deleteUser(try context.externalID("userId")) else {
                 throw APIError.notFound("no user has this id", field: "userId")
             }
             return Response(status: .noContent)
         }
         router.on("/api/v1/projects/{projectId}", method: .put) { request, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             let id = try context.externalID("projectId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["name", "ownerId"])
@@ -36,14 +36,14 @@ struct DirectoryRoutes {
             return EditedResponse(status: created ? .created : .ok, response: ProjectResponse(project))
         }
         router.on("/api/v1/projects/{projectId}", method: .delete) { _, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             guard try await services.directory.deleteProject(try context.externalID("projectId")) else {
                 throw APIError.notFound("no project has this id", field: "projectId")
             }
             return Response(status: .noContent)
         }
         router.on("/api/v1/projects/{projectId}/members/{userId}", method: .put) { request, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             let project = try context.externalID("projectId")
             let user = try context.externalID("userId")
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
@@ -54,7 +54,7 @@ struct DirectoryRoutes {
                 response: MemberResponse(projectId: project.rawValue, userId: user.rawValue))
         }
         router.on("/api/v1/projects/{projectId}/members/{userId}", method: .delete) { _, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAdminOfEveryApp()
             let removed = try await services.directory.deleteMember(
                 project: try context.externalID("projectId"), user: try context.externalID("userId"))
             guard removed else { throw APIError.notFound("no such membership") }

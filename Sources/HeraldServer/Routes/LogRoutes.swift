@@ -8,7 +8,8 @@ struct LogRoutes {
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/logs", method: .get) { request, context in
             _ = try context.requireAPIKey(.read)
-            let query = try LogQuery.parse(request.uri.queryParameters)
+            var query = try LogQuery.parse(request.uri.queryParameters)
+            query.filter.appID = try context.appScope.narrow(query.filter.appID.flatMap(ExternalID.init))?.rawValue
             // One row more than asked tells whether another page follows.
             var entries = try await logs.list(query.filter, limit: query.limit + 1, before: query.cursor)
             var nextCursor: String?

@@ -17,7 +17,7 @@ struct NotificationRoutes {
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             let body = try JSONBody.object(bytes)
             var draft = NotificationDraft(event: try EventRequest.parse(body))
-            draft.targets.app = try await app(in: body)
+            draft.targets.app = try await app(in: body, scope: context.appScope)
             return try await accept(draft, request: request, body: bytes, key: key)
         }
         router.on("/api/v1/notifications", method: .post) { request, context in
@@ -25,21 +25,22 @@ struct NotificationRoutes {
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             let body = try JSONBody.object(bytes)
             var draft = NotificationDraft(direct: try DirectNotificationRequest.parse(body))
-            draft.targets.app = try await app(in: body)
+            draft.targets.app = try await app(in: body, scope: context.appScope)
             return try await accept(draft, request: request, body: bytes, key: key)
         }
         router.on("/api/v1/notifications/{notificationId}", method: .get) { _, context in
             _ = try context.requireAPIKey(.read)
-            guard let status = try await services.notifications.status(try context.uuid("notificationId")) else {
+            let id = try context.uuid("notificationId")
+            guard let status = try await services.notifications.status(id, in: context.appScope) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
             }
             return NotificationStatusResponse(status)
         }
     }
 
-    /// The `appId` that limits a send to one app's devices, checked to exist.
-    private func app(in body: JSONObject) async throws -> ExternalID? {
-        guard let app = try body.externalID("appId") else { return nil }
+    /// The `appId` that limits a send to one app's devices, checked to exist; an app's key always sends for its app.
+    private func app(in body: JSONObject, scope: AppScope) async throws -> ExternalID? {
+        guard let app = try scope.narrow(try body.externalID("appId")) else { return nil }
         guard try await services.apps.app(app) != nil else {
             throw APIError.notFound("no app has this id", field: "appId")
         }

@@ -15,11 +15,12 @@ struct StatsRoutes {
             let text = parameters.get("window")
             let window = try StatsWindow.parse(text)
             let buckets = try StatsWindow.parseBuckets(parameters.get("buckets"))
-            let app = try parameters.get("appId").map { (text) throws(APIError) in
+            let named = try parameters.get("appId").map { (text) throws(APIError) in
                 guard let id = ExternalID(text) else { throw JSONObject.badID("appId") }
-                return id.rawValue
+                return id
             }
-            let stats = try await logs.stats(window: window, buckets: buckets, app: app)
+            let app = try context.appScope.narrow(named)
+            let stats = try await logs.stats(window: window, buckets: buckets, app: app?.rawValue)
             return StatsResponse(stats, window: text ?? "1h")
         }
     }

@@ -31,12 +31,26 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(help: "A name to recognise the key by (1 to 100 characters).") var name: String
         @Option(help: "read (logs, stats, notifications and deliveries), send (also sends) or admin (every route).")
         var scope: ScopeArgument = .send
+        @Option(
+            help: """
+                The only app the key sees and sends for (its devices, notifications, logs and stats); \
+                without it the key serves every app.
+                """)
+        var app: String?
 
         func run() async throws {
+            let appID = try app.map { text in
+                guard let id = ExternalID(text) else {
+                    throw ValidationError("--app: 1 to 128 of A-Z a-z 0-9 . _ : @ -")
+                }
+                return id
+            }
             try await withKeyStore(database) { keys in
-                let created = try await keys.create(name: name, scope: scope.scope)
+                let created = try await keys.create(name: name, scope: scope.scope, app: appID)
                 Console.line(created.secret)
-                Console.line("id \(created.key.id.uuidString.lowercased())  scope \(scope.rawValue)  (shown only now)")
+                Console.line(
+                    "id \(created.key.id.uuidString.lowercased())  scope \(scope.rawValue)  "
+                        + "app \(appID?.rawValue ?? "every app")  (shown only now)")
             }
         }
     }
@@ -51,7 +65,8 @@ struct KeysCommand: AsyncParsableCommand {
                     let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                     let used = key.lastUsedAt.map { $0.formatted(.iso8601) } ?? "never"
                     Console.line(
-                        "\(key.id.uuidString.lowercased())  \(key.prefix)…  \(key.scope.rawValue)  \(key.name)  "
+                        "\(key.id.uuidString.lowercased())  \(key.prefix)…  \(key.scope.rawValue)  "
+                            + "app \(key.appID?.rawValue ?? "every app")  \(key.name)  "
                             + "created \(key.createdAt.formatted(.iso8601))  last used \(used)  \(state)")
                 }
             }
