@@ -127,6 +127,16 @@ extension Networked {
         @Test func theDashboardShowsTheSeededDeliveries() async throws {
             let harness = try await EngineHarness.start()
             let seeded = try await Self.seed(harness)
+            // Bob's device belongs to a second app; ann's joins the default app when the gateway starts.
+            try await harness.client.execute(
+                """
+                WITH two AS (
+                    INSERT INTO apps (external_id, name, bundle_id, team_id, default_environment)
+                    VALUES ('two', 'Second app', 'com.example.second', 'TEAM000002', 'sandbox') RETURNING id
+                )
+                UPDATE device_tokens SET app_id = (SELECT id FROM two)
+                WHERE user_id = (SELECT id FROM users WHERE external_id = 'bob')
+                """)
             let keyFile = EngineHarness.keyFile()
             defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let gateway = try await Serve.startGateway(harness, keyFile: keyFile)
@@ -231,6 +241,30 @@ extension Networked {
             #expect(try await rows(browser, "#deliveries").allSatisfy { $0[1] == "failed" })
             try await browser.click("#filters button[type=reset]")
             try await browser.wait(for: "the cleared filter", until: rowCount("#deliveries", is: total))
+
+            #expect(try await browser.execute("return document.getElementById('app-filter').hidden;") == .bool(false))
+            _ = try await browser.execute(
+                """
+                const apps = document.getElementById('app');
+                apps.value = 'two';
+                apps.dispatchEvent(new Event('change'));
+                return null;
+                """)
+            try await browser.wait(
+                for: "the second app's deliveries",
+                until: "return document.body.dataset.state === 'ready' && "
+                    + "document.getElementById('total-finished').textContent === '\(seeded.deliveriesPerDevice)';")
+            try await browser.wait(
+                for: "the second app's rows", until: rowCount("#deliveries", is: seeded.deliveriesPerDevice))
+            #expect(try await rows(browser, "#deliveries").allSatisfy { $0[3] == "bob" })
+            _ = try await browser.execute(
+                """
+                const apps = document.getElementById('app');
+                apps.value = '';
+                apps.dispatchEvent(new Event('change'));
+                return null;
+                """)
+            try await browser.wait(for: "every app's rows again", until: rowCount("#deliveries", is: total))
 
             try await browser.click("#history-close")
             try await browser.setWindowSize(width: 390, height: 844)

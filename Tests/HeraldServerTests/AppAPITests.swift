@@ -28,8 +28,10 @@ import Testing
                 .put, "/api/v1/apps/three", headers: harness.admin(),
                 json: #"{"name":"Three","bundleId":"com.example.three","teamId":"NOT A TEAM"}"#)
             #expect(badTeam.status == .unprocessableContent && badTeam.field == "teamId")
-            let sendKey = harness.bearer(harness.keys[.send]!)
-            #expect(try await api.call(.get, "/api/v1/apps", headers: sendKey).status == .forbidden)
+            let readKey = harness.bearer(harness.keys[.read]!)
+            #expect(try await api.call(.get, "/api/v1/apps", headers: readKey).status == .ok)
+            #expect(try await api.call(.put, "/api/v1/apps/two", headers: readKey, json: two).status == .forbidden)
+            #expect(try await api.call(.get, "/api/v1/apps", headers: try harness.user("alice")).status == .forbidden)
             let listed = try await api.call(.get, "/api/v1/apps", headers: harness.admin())
             #expect(Self.list(listed.json?["apps"]).compactMap { $0["id"]?.stringValue } == ["default", "two"])
 

@@ -18,6 +18,8 @@
     keyForm: byId("key-form"),
     keyInput: byId("api-key"),
     window: byId("window"),
+    app: byId("app"),
+    appFilter: byId("app-filter"),
     filters: byId("filters"),
     more: byId("more"),
     history: byId("history"),
@@ -388,6 +390,7 @@
   function logQuery() {
     const parameters = new URLSearchParams({ limit: String(pageSize) });
     if (windowSince) parameters.set("since", windowSince);
+    if (view.app.value) parameters.set("appId", view.app.value);
     for (const [name, value] of new FormData(view.filters)) {
       const text = String(value).trim();
       if (text) parameters.set(name, text);
@@ -480,6 +483,26 @@
 
   // MARK: Loading
 
+  /** Offers the apps the key may see, when there is a choice; a key that may not list apps sees every app's rows. */
+  async function loadApps() {
+    let apps = [];
+    try {
+      apps = (await api("/api/v1/apps")).apps || [];
+    } catch (error) {
+      if (!(error instanceof APIError) || error.status !== 403) throw error;
+    }
+    const chosen = view.app.value;
+    const options = apps.map((app) => {
+      const option = document.createElement("option");
+      option.value = app.id;
+      option.textContent = app.name === app.id ? app.id : `${app.name} (${app.id})`;
+      return option;
+    });
+    view.app.replaceChildren(view.app.options[0], ...options);
+    view.app.value = apps.some((app) => app.id === chosen) ? chosen : "";
+    view.appFilter.hidden = apps.length < 2;
+  }
+
   async function load() {
     if (!memoryKey) {
       showLogin();
@@ -489,8 +512,10 @@
     setState("loading");
     view.window.disabled = true;
     try {
+      await loadApps();
       const option = view.window.selectedOptions[0];
       const parameters = new URLSearchParams({ window: option.value, buckets: option.dataset.buckets });
+      if (view.app.value) parameters.set("appId", view.app.value);
       const stats = await api(`/api/v1/stats?${parameters}`);
       windowSince = stats.since;
       lastSeries = stats.series || [];
@@ -527,6 +552,7 @@
 
   byId("refresh").addEventListener("click", load);
   view.window.addEventListener("change", load);
+  view.app.addEventListener("change", load);
   byId("history-close").addEventListener("click", () => {
     view.history.hidden = true;
   });

@@ -2,9 +2,10 @@ import Cryptography
 import HeraldCore
 import Hummingbird
 
-/// Apps and signing keys as data (admin API key): the backend's apps, each a bundle id on a team, and the keys
-/// Herald may sign with. A key's PEM sent here is sealed under the master key at once; no answer returns it.
-/// An app's admin key sees its own app only, and changes neither apps nor the keys teams share.
+/// Apps and signing keys as data: the backend's apps, each a bundle id on a team (read by any API key, changed by
+/// admin keys), and the keys Herald may sign with (admin keys). A key's PEM sent here is sealed under the master
+/// key at once; no answer returns it. An app's key sees its own app only, and changes neither apps nor the keys
+/// teams share.
 struct AppRoutes {
     let services: HeraldServices
     let maxBodySize: Int
@@ -12,12 +13,12 @@ struct AppRoutes {
 
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/apps", method: .get) { _, context in
-            _ = try context.requireAPIKey(.admin)
+            _ = try context.requireAPIKey(.read)
             let apps = try await services.apps.list().filter { context.appScope.admits($0.externalID) }
             return AppListResponse(apps: apps.map(AppResponse.init))
         }
         router.on("/api/v1/apps/{appId}", method: .put) { request, context in
-            let id = try visibleApp(context)
+            let id = try visibleApp(context, needing: .admin)
             _ = try context.requireAdminOfEveryApp()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["name", "bundleId", "teamId", "defaultEnvironment"])
@@ -38,13 +39,13 @@ struct AppRoutes {
             return EditedResponse(status: created ? .created : .ok, response: AppResponse(app))
         }
         router.on("/api/v1/apps/{appId}", method: .get) { _, context in
-            guard let app = try await services.apps.app(try visibleApp(context)) else {
+            guard let app = try await services.apps.app(try visibleApp(context, needing: .read)) else {
                 throw APIError.notFound("no app has this id", field: "appId")
             }
             return AppResponse(app)
         }
         router.on("/api/v1/apps/{appId}", method: .delete) { _, context in
-            let id = try visibleApp(context)
+            let id = try visibleApp(context, needing: .admin)
             _ = try context.requireAdminOfEveryApp()
             guard try await services.apps.delete(id) else {
                 throw APIError.notFound("no app has this id", field: "appId")
@@ -79,9 +80,12 @@ struct AppRoutes {
         }
     }
 
-    /// The path's `appId` for an admin key: another app than an app's key's own is a 404, as if it did not exist.
-    private func visibleApp(_ context: HeraldRequestContext) throws(APIError) -> ExternalID {
-        _ = try context.requireAPIKey(.admin)
+    /// The path's `appId` for a key of scope `needed`: another app than an app's key's own is a 404, as if it did
+    /// not exist.
+    private func visibleApp(_ context: HeraldRequestContext, needing needed: APIKeyScope) throws(APIError)
+        -> ExternalID
+    {
+        _ = try context.requireAPIKey(needed)
         let id = try context.externalID("appId")
         _ = try context.appScope.narrow(id)
         return id
