@@ -86,7 +86,7 @@ extension Networked {
         }
 
         /// Two apps on two teams: each app's pushes carry a token of its own team's key (`iss` and `kid`, checked by
-        /// the mock) and go out on connections of their own.
+        /// the mock) and go out on connections of their own, which close when idle and open again for the next push.
         @Test func twoTeamsSignWithTheirOwnKeysOnTheirOwnConnections() async throws {
             let otherTeam = "TEAM000003"
             let theirs = TestSigningKey.generate(keyID: "KEYTEAM003")
@@ -108,25 +108,51 @@ extension Networked {
             let second = try await harness.insertFanOut(count: devices, tokenPrefix: "e3")
             try await harness.client.execute(
                 "UPDATE device_tokens SET topic = 'com.example.three' WHERE token LIKE 'e3%'")
-            let server = try BuiltProgram.herald.start(
-                ["serve", "--port", "0"], environment: try harness.heraldEnvironment(keyFile: keyFile))
+            var environment = try harness.heraldEnvironment(keyFile: keyFile)
+            environment["HERALD_APNS_KEY_IDLE_SECONDS"] = "1"
+            let server = try BuiltProgram.herald.start(["serve", "--port", "0"], environment: environment)
             _ = try await server.servingPort()
-            var sent = (0, 0)
-            for _ in 0..<300 where sent != (devices, devices) {
-                sent = (
-                    try await harness.states(of: first)["sent"] ?? 0, try await harness.states(of: second)["sent"] ?? 0
-                )
-                if sent != (devices, devices) { try await Task.sleep(for: .milliseconds(100)) }
+            func waitUntilSent(_ notifications: [UUID]) async throws -> [Int] {
+                var sent: [Int] = []
+                for _ in 0..<300 {
+                    sent = []
+                    for notification in notifications {
+                        sent.append(try await harness.states(of: notification)["sent"] ?? 0)
+                    }
+                    if sent.allSatisfy({ $0 == devices }) { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                return sent
             }
-            _ = await server.stop()
-            #expect(sent == (devices, devices), "both teams' apps delivered")
+            #expect(try await waitUntilSent([first, second]) == [devices, devices], "both teams' apps delivered")
             let requests = harness.sandbox.recordedRequests
             let ours = requests.filter { $0.header("apns-topic") == EngineHarness.bundleID }
             let three = requests.filter { $0.header("apns-topic") == "com.example.three" }
             #expect(ours.count == devices && three.count == devices, "no push refused or sent twice")
             #expect(ours.allSatisfy { Self.keyID($0.header("authorization")) == harness.key.keyID })
             #expect(three.allSatisfy { Self.keyID($0.header("authorization")) == theirs.keyID })
-            #expect(Set(ours.map(\.connectionID)).isDisjoint(with: Set(three.map(\.connectionID))))
+            let theirConnections = Set(three.map(\.connectionID))
+            #expect(Set(ours.map(\.connectionID)).isDisjoint(with: theirConnections))
+
+            // Idle for a second, the other team's key closes its connections (at the router's next 5 s round);
+            // the settings' key keeps its own open.
+            let openWhileSending = harness.sandbox.openConnectionCount
+            let idleLine = "closed the APNs connections of signing key \(otherTeam)/\(theirs.keyID): idle"
+            for _ in 0..<200 where !server.output.contains(idleLine) { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(server.output.contains(idleLine))
+            for _ in 0..<50 where harness.sandbox.openConnectionCount > openWhileSending - theirConnections.count {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(harness.sandbox.openConnectionCount == openWhileSending - theirConnections.count)
+            let later = try await harness.insertFanOut(count: devices, tokenPrefix: "f3", topic: "com.example.three")
+            #expect(try await waitUntilSent([later]) == [devices], "a closed key's connections open again")
+            let reopened = harness.sandbox.recordedRequests.filter {
+                $0.header("apns-topic") == "com.example.three" && !theirConnections.contains($0.connectionID)
+            }
+            #expect(
+                reopened.count == devices
+                    && reopened.allSatisfy { Self.keyID($0.header("authorization")) == theirs.keyID })
+            _ = await server.stop()
             try await harness.stop()
         }
 

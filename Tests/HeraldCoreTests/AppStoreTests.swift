@@ -87,9 +87,11 @@ import Testing
         _ = try await keys.defineDefault(teamID: "TEAM000001", keyID: "KEY0000001", keyPath: "/etc/herald/a.p8")
         #expect(try await keys.list().map(\.keyID) == ["KEY0000001", "KEY0000002"])
         let retired = try await keys.retire(keyID: "KEY0000001")
-        #expect(retired.map(\.state) == [.retired])
+        #expect(retired.map(\.state) == [.retiring])
+        #expect(try await keys.retire(keyID: "KEY0000001").isEmpty, "a key is retired once")
         _ = try await keys.defineDefault(teamID: "TEAM000001", keyID: "KEY0000001", keyPath: "/etc/herald/a.p8")
-        #expect(try await keys.list().first?.state == .retired, "a start-up does not bring a retired key back")
+        #expect(try await keys.list().first?.state == .retiring, "a start-up does not bring a retired key back")
+        #expect(try await keys.activeKeys().map(\.key.keyID) == ["KEY0000002"])
 
         let bad = #expect(throws: DomainError.self) {
             try SigningKeyDefinition(teamID: "TEAM000001", keyID: "KEY", environments: .both, topics: ["bad topic"])
@@ -153,5 +155,43 @@ import Testing
         #expect(try await send(to: "two") == [two])
         #expect(try await send(to: "default") == [one])
         #expect(try await send(to: nil) == [one, two])
+    }
+}
+
+/// Retirement: a retired key's fleet token is never renewed, it reads as retiring for the hour its last token may
+/// still be in use and as retired after it, and adding it again brings it back.
+@Suite(.sharesMachine, .timeLimit(.minutes(2))) struct SigningKeyRetirementTests {
+    @Test func aRetiredKeySignsNoNewTokenAndSettlesAfterItsGrace() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let keys = SigningKeyStore(client: db.client)
+        let tokens = ProviderTokenStore(client: db.client)
+        let definition = try SigningKeyDefinition(
+            teamID: "TEAM000001", keyID: "KEY0000001", environments: .both, topics: [])
+        _ = try await keys.add(definition, keyPath: "/etc/herald/a.p8")
+        let token = SharedProviderToken(jwt: "a.b.c", issuedAt: Date())
+        #expect(try await tokens.insert(token, generation: 1, teamID: "TEAM000001", keyID: "KEY0000001"))
+        #expect(try await tokens.insert(token, generation: 1, teamID: "TEAM000009", keyID: "UNRECORDED"))
+
+        _ = try await keys.retire(keyID: "KEY0000001")
+        #expect(
+            try await !tokens.insert(token, generation: 2, teamID: "TEAM000001", keyID: "KEY0000001"),
+            "no next generation for a retiring key")
+        #expect(try await tokens.newest(teamID: "TEAM000001", keyID: "KEY0000001")?.generation == 1)
+        #expect(try await keys.settleRetirements().isEmpty, "still within the grace")
+
+        try await db.client.execute(
+            "UPDATE apns_signing_keys SET retired_at = now() - interval '61 minutes' WHERE key_id = 'KEY0000001'")
+        #expect(try await keys.list().map(\.state) == [.retired], "a listing reads the grace as over at once")
+        #expect(try await keys.settleRetirements().map(\.keyID) == ["KEY0000001"])
+        #expect(try await keys.settleRetirements().isEmpty)
+        let stored = try await db.client.query(
+            "SELECT state FROM apns_signing_keys WHERE key_id = 'KEY0000001'"
+        ).scalar(String.self)
+        #expect(stored == "retired")
+
+        let (again, added) = try await keys.add(definition, keyPath: "/etc/herald/a.p8")
+        #expect(!added && again.state == .active && again.retiredAt == nil)
+        #expect(try await tokens.insert(token, generation: 2, teamID: "TEAM000001", keyID: "KEY0000001"))
     }
 }

@@ -125,7 +125,7 @@ import Testing
 
             let retired = try await api.call(
                 .delete, "/api/v1/apns-keys/TEAM000001/KEY0000003", headers: harness.admin())
-            #expect(retired.status == .ok && retired.json?["state"] == .string("retired"))
+            #expect(retired.status == .ok && retired.json?["state"] == .string("retiring"))
             let again = try await api.call(.delete, "/api/v1/apns-keys/TEAM000001/KEY0000003", headers: harness.admin())
             #expect(again.status == .notFound)
         }

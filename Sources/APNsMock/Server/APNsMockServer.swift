@@ -148,4 +148,6 @@ public final class APNsMockServer: Sendable {
     public var peakConcurrentStreams: Int { state.peakConcurrentStreams }
     /// TCP connections accepted so far.
     public var connectionCount: Int { state.connectionCount }
+    /// TCP connections open now.
+    public var openConnectionCount: Int { connections.withLock { $0.count } }
 }

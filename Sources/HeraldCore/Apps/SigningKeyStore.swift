@@ -9,7 +9,17 @@ public struct SigningKeyStore: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    static let columns = "team_id, key_id, environments, topics, (key_path IS NULL), state, created_at, retired_at"
+    /// How long after its retirement a key's last token may still be in use: Apple accepts a provider token for an
+    /// hour after it was signed.
+    public static let retirementGrace = "1 hour"
+
+    /// A retiring key reads as retired once the grace has passed, whether or not a gateway has settled it yet.
+    static let columns = """
+        team_id, key_id, environments, topics, (key_path IS NULL),
+        CASE WHEN state = 'retiring' AND retired_at <= now() - interval '\(retirementGrace)' THEN 'retired'
+             ELSE state END,
+        created_at, retired_at
+        """
 
     static func decode(_ row: PostgresRow) throws -> SigningKey {
         let (team, key, environments, topics, sealed, state, created, retired) = try row.decode(
@@ -20,7 +30,8 @@ public struct SigningKeyStore: Sendable {
             createdAt: created, retiredAt: retired)
     }
 
-    /// Adds a key whose PEM stays in a file on the host, or updates where it is and what it may sign.
+    /// Adds a key whose PEM stays in a file on the host, or updates where it is and what it may sign. Adding a
+    /// retired key again makes it active.
     /// - Returns: the key and whether it was added.
     public func add(_ definition: SigningKeyDefinition, keyPath: String) async throws -> (key: SigningKey, added: Bool)
     {
@@ -31,7 +42,7 @@ public struct SigningKeyStore: Sendable {
                 \(definition.topics), \(keyPath))
             ON CONFLICT (team_id, key_id) DO UPDATE
             SET environments = EXCLUDED.environments, topics = EXCLUDED.topics, key_path = EXCLUDED.key_path,
-                sealed_key = NULL
+                sealed_key = NULL, state = 'active', retired_at = NULL
             RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
             """)
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
@@ -71,6 +82,7 @@ public struct SigningKeyStore: Sendable {
     }
 
     /// Adds a key whose PEM is kept sealed in the database under `masterKey`, or replaces a known key's material.
+    /// Adding a retired key again makes it active.
     /// - Returns: the key and whether it was added.
     public func add(_ definition: SigningKeyDefinition, pem: String, masterKey: AES256GCM) async throws -> (
         key: SigningKey, added: Bool
@@ -84,7 +96,7 @@ public struct SigningKeyStore: Sendable {
                 \(definition.topics), \(Data(sealed)))
             ON CONFLICT (team_id, key_id) DO UPDATE
             SET environments = EXCLUDED.environments, topics = EXCLUDED.topics, key_path = NULL,
-                sealed_key = EXCLUDED.sealed_key
+                sealed_key = EXCLUDED.sealed_key, state = 'active', retired_at = NULL
             RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
             """)
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
@@ -96,13 +108,26 @@ public struct SigningKeyStore: Sendable {
             .map(Self.decode)
     }
 
-    /// Stops a key from signing new tokens: pushes in flight finish with the token they carry.
+    /// Stops a key from signing: no push is given to it and no token is signed with it from now on, while pushes
+    /// in flight finish with the token they carry. It stays `retiring` for ``retirementGrace``, until no token it
+    /// signed can still be in use, and is `retired` from then on: revoking it at Apple can then fail no push.
     /// - Returns: the keys retired (one per team holding `keyID`, or the one of `teamID`).
     public func retire(keyID: String, teamID: String? = nil) async throws -> [SigningKey] {
         try await client.query(
             """
-            UPDATE apns_signing_keys SET state = 'retired', retired_at = now()
-            WHERE key_id = \(keyID) AND (\(teamID)::text IS NULL OR team_id = \(teamID)) AND state <> 'retired'
+            UPDATE apns_signing_keys SET state = 'retiring', retired_at = now()
+            WHERE key_id = \(keyID) AND (\(teamID)::text IS NULL OR team_id = \(teamID)) AND state = 'active'
+            RETURNING \(unescaped: Self.columns)
+            """
+        ).map(Self.decode)
+    }
+
+    /// Records as `retired` the retiring keys whose grace has passed. - Returns: those keys.
+    public func settleRetirements() async throws -> [SigningKey] {
+        try await client.query(
+            """
+            UPDATE apns_signing_keys SET state = 'retired'
+            WHERE state = 'retiring' AND retired_at <= now() - interval '\(unescaped: Self.retirementGrace)'
             RETURNING \(unescaped: Self.columns)
             """
         ).map(Self.decode)

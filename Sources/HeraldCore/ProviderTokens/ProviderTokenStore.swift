@@ -27,7 +27,8 @@ public struct ProviderTokenStore: Sendable {
         return Stored(generation: generation, token: SharedProviderToken(jwt: jwt, issuedAt: issuedAt))
     }
 
-    /// Stores `token` as `generation` of the key unless another process stored that generation first.
+    /// Stores `token` as `generation` of the key unless another process stored that generation first, or the key
+    /// has been retired (a retired key's tokens must not come into use).
     /// - Returns: Whether this token was stored.
     public func insert(
         _ token: SharedProviderToken, generation: Int64, teamID: String, keyID: String
@@ -35,7 +36,10 @@ public struct ProviderTokenStore: Sendable {
         try await client.execute(
             """
             INSERT INTO apns_provider_tokens (team_id, key_id, generation, token, issued_at)
-            VALUES (\(teamID), \(keyID), \(generation), \(token.jwt), \(token.issuedAt))
+            SELECT \(teamID), \(keyID), \(generation), \(token.jwt), \(token.issuedAt)
+            WHERE NOT EXISTS (
+                SELECT 1 FROM apns_signing_keys
+                WHERE team_id = \(teamID) AND key_id = \(keyID) AND state <> 'active')
             ON CONFLICT DO NOTHING
             """) == 1
     }

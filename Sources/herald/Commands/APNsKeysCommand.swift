@@ -87,7 +87,11 @@ struct APNsKeysCommand: AsyncParsableCommand {
 
     struct Retire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Stop a key from signing new tokens; pushes in flight finish.")
+            abstract: "Stop a key from signing; pushes in flight finish.",
+            discussion: """
+                The key is retiring for an hour, while tokens it signed may still be in use, and retired from then \
+                on: revoking it at Apple can then fail no push.
+                """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The key's id.") var keyId: String
         @Option(help: "The key's team, when several teams have a key with this id.") var teamId: String?
@@ -96,7 +100,10 @@ struct APNsKeysCommand: AsyncParsableCommand {
             try await withDatabase(database, label: "herald.apns-keys") { client in
                 let retired = try await SigningKeyStore(client: client).retire(keyID: keyId, teamID: teamId)
                 guard !retired.isEmpty else { throw CommandFailure("no active key has the id \(keyId)") }
-                for key in retired { Console.line("retired \(key.teamID)/\(key.keyID)") }
+                for key in retired {
+                    Console.line(
+                        "retiring \(key.teamID)/\(key.keyID): it signs nothing from now on and is retired in an hour")
+                }
             }
         }
     }

@@ -19,6 +19,7 @@ import Foundation
 /// | `HERALD_APNS_PRODUCTION_URL` | `--apns-production-url` | `https://api.push.apple.com:443` |
 /// | `HERALD_APNS_CA_FILE` | `--apns-ca-file` | none (system trust store only) |
 /// | `HERALD_APNS_CONNECTIONS` | `--apns-connections` | 2 |
+/// | `HERALD_APNS_KEY_IDLE_SECONDS` | — | 600 |
 struct APNsSettings: Sendable, Equatable {
     var keyID: String
     var teamID: String
@@ -32,6 +33,8 @@ struct APNsSettings: Sendable, Equatable {
     var caFile: String?
     /// Connections per environment.
     var connections: Int
+    /// How long the connections of a signing key other than the settings' stay open with nothing to send.
+    var keyIdleLifetime: Duration = .seconds(600)
 
     /// Values given as flags; each wins over its environment variable. Nil means "not given".
     struct Flags: Sendable, Equatable {
@@ -93,6 +96,13 @@ struct APNsSettings: Sendable, Equatable {
         } else {
             connections = 2
         }
+        var keyIdleLifetime = Duration.seconds(600)
+        if let text = environment["HERALD_APNS_KEY_IDLE_SECONDS"], !text.isEmpty {
+            guard let seconds = Int(text), seconds > 0 else {
+                throw .malformed(variable: "HERALD_APNS_KEY_IDLE_SECONDS", value: text)
+            }
+            keyIdleLifetime = .seconds(seconds)
+        }
         return APNsSettings(
             keyID: try required(flags.keyID, "APNS_KEY_ID", "--apns-key-id"),
             teamID: try required(flags.teamID, "APNS_TEAM_ID", "--apns-team-id"),
@@ -102,7 +112,7 @@ struct APNsSettings: Sendable, Equatable {
             sandbox: try endpoint(for: .sandbox, environment: environment, flags: flags),
             production: try endpoint(for: .production, environment: environment, flags: flags),
             caFile: value(flags.caFile, "HERALD_APNS_CA_FILE"),
-            connections: max(1, connections))
+            connections: max(1, connections), keyIdleLifetime: keyIdleLifetime)
     }
 
     /// The server for `environment`.

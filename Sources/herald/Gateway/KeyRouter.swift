@@ -14,6 +14,9 @@ import Synchronization
 /// `BadEnvironmentKeyIdInToken`) is paused alone and the push goes out with the team's next key; when the last key
 /// is refused too, the refusal reaches the engine, which pauses sending as a whole. A push no key may sign fails as
 /// `noSigningKey`, which retries that delivery later without holding up other apps.
+///
+/// A key's connections close once nothing has been sent with it for `keyIdleLifetime`, and, when the key is
+/// retired, as soon as the pushes in flight on them have their answers; its token renewal stops at once.
 final class KeyRouter: APNsTransport {
     struct KeyRef: Hashable, Sendable, CustomStringConvertible {
         let teamID: String
@@ -27,13 +30,27 @@ final class KeyRouter: APNsTransport {
         var ref: KeyRef { KeyRef(teamID: key.teamID, keyID: key.keyID) }
     }
 
+    /// A key's client while it is open: made on first use, its connections and token renewal running, and how
+    /// many sends are using it.
+    private struct KeyClient {
+        let making: Task<APNsClient?, Never>
+        var connections: Task<Void, Never>?
+        var renewal: Task<Void, Never>?
+        var inFlight = 0
+        var lastUsed: ContinuousClock.Instant
+
+        func stop() {
+            connections?.cancel()
+            renewal?.cancel()
+        }
+    }
+
     private struct State {
         var loaded = false
         /// Bundle id → team, from the apps on record.
         var teams: [String: String] = [:]
         var routes: [Route] = []
-        var clients: [KeyRef: Task<APNsClient?, Never>] = [:]
-        var tasks: [Task<Void, Never>] = []
+        var clients: [KeyRef: KeyClient] = [:]
         var pausedUntil: [KeyRef: ContinuousClock.Instant] = [:]
     }
 
@@ -70,15 +87,24 @@ final class KeyRouter: APNsTransport {
     /// Reads the apps and active keys; until the first read succeeds every push goes out with the default key.
     func refresh() async throws {
         let apps = try await AppStore(client: database).list()
-        let keys = try await SigningKeyStore(client: database).activeKeys()
+        let store = SigningKeyStore(client: database)
+        let keys = try await store.activeKeys()
         state.withLock { state in
             state.teams = Dictionary(apps.map { ($0.bundleID, $0.teamID) }, uniquingKeysWith: { first, _ in first })
             state.routes = keys.map { Route(key: $0.key, material: $0.material) }
             state.loaded = true
         }
+        for key in try await store.settleRetirements() {
+            logger.notice(
+                """
+                signing key \(key.teamID)/\(key.keyID) is retired: no token it signed is still valid, so revoking it \
+                at Apple cannot fail a push
+                """,
+                metadata: ["herald.apns.key_id": "\(key.keyID)", "herald.apns.team_id": "\(key.teamID)"])
+        }
     }
 
-    /// Refreshes until cancelled, then stops the clients it made.
+    /// Refreshes and closes clients no longer needed until cancelled, then stops every client it made.
     func run() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.refreshInterval)
@@ -88,8 +114,38 @@ final class KeyRouter: APNsTransport {
                 logger.warning(
                     "cannot read the apps and signing keys; keeping the last ones", metadata: ["error": "\(error)"])
             }
+            closeUnneededClients()
         }
-        for task in state.withLock({ $0.tasks }) { task.cancel() }
+        for client in state.withLock({ Array($0.clients.values) }) { client.stop() }
+    }
+
+    /// Stops the token renewal of keys no longer active at once, and closes the connections of a key that is no
+    /// longer active or has been idle for `keyIdleLifetime`, once no send is using them.
+    private func closeUnneededClients() {
+        let now = ContinuousClock.now
+        let closed = state.withLock { state -> [(KeyRef, KeyClient, active: Bool)] in
+            let active = Set(state.routes.map(\.ref))
+            var closed: [(KeyRef, KeyClient, active: Bool)] = []
+            for (ref, client) in state.clients {
+                let isActive = active.contains(ref)
+                if !isActive, let renewal = client.renewal {
+                    renewal.cancel()
+                    state.clients[ref]?.renewal = nil
+                }
+                guard client.inFlight == 0, client.connections != nil,
+                    !isActive || now - client.lastUsed >= settings.keyIdleLifetime
+                else { continue }
+                state.clients[ref] = nil
+                closed.append((ref, client, isActive))
+            }
+            return closed
+        }
+        for (ref, client, active) in closed {
+            client.stop()
+            logger.info(
+                "closed the APNs connections of signing key \(ref): \(active ? "idle" : "no longer active")",
+                metadata: ["herald.apns.key_id": "\(ref.keyID)", "herald.apns.team_id": "\(ref.teamID)"])
+        }
     }
 
     func send(_ request: PushRequest, environment: APNsEnvironment) async throws -> PushResult {
@@ -98,7 +154,8 @@ final class KeyRouter: APNsTransport {
         var last: PushResult = .failed(
             .noSigningKey("no active signing key of the app's team may sign for \(request.topic) in \(environment)"))
         for (position, route) in routes.enumerated() {
-            guard let client = await client(for: route) else { continue }
+            guard let client = await acquireClient(for: route) else { continue }
+            defer { release(route.ref) }
             last = try await client.send(request, environment: environment)
             guard case .rejected(let rejection) = last, Self.refusesKey(rejection.reason),
                 position < routes.count - 1
@@ -151,16 +208,31 @@ final class KeyRouter: APNsTransport {
             metadata: ["herald.apns.key_id": "\(key.keyID)", "herald.apns.team_id": "\(key.teamID)"])
     }
 
-    /// The key's client, made once on first use; nil (and the key paused) when its material cannot be read.
-    private func client(for route: Route) async -> APNsClient? {
+    /// The key's client, made on first use and counted as in use until ``release(_:)``; nil (and the key paused)
+    /// when its material cannot be read.
+    private func acquireClient(for route: Route) async -> APNsClient? {
         if route.ref == defaultKey { return defaultClient }
+        let now = ContinuousClock.now
         let making = state.withLock { state in
-            if let existing = state.clients[route.ref] { return existing }
-            let task = Task { await self.makeClient(for: route) }
-            state.clients[route.ref] = task
-            return task
+            if state.clients[route.ref] == nil {
+                state.clients[route.ref] = KeyClient(
+                    making: Task { await self.makeClient(for: route) }, lastUsed: now)
+            }
+            state.clients[route.ref]!.inFlight += 1
+            state.clients[route.ref]!.lastUsed = now
+            return state.clients[route.ref]!.making
         }
         return await making.value
+    }
+
+    /// Ends one use of the key's client.
+    private func release(_ ref: KeyRef) {
+        guard ref != defaultKey else { return }
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.clients[ref]?.inFlight -= 1
+            state.clients[ref]?.lastUsed = now
+        }
     }
 
     /// Reads the key, adopts the fleet's provider token for it before the first push (so no process mints a token
@@ -175,8 +247,8 @@ final class KeyRouter: APNsTransport {
                 store: ProviderTokenStore(client: database), source: source, logger: logger)
             try? await tokens.synchronize()
             state.withLock { state in
-                state.tasks.append(Task { await made.run() })
-                state.tasks.append(Task { await tokens.run() })
+                state.clients[route.ref]?.connections = Task { await made.run() }
+                state.clients[route.ref]?.renewal = Task { await tokens.run() }
             }
             return made
         } catch {

@@ -195,17 +195,17 @@ public struct EngineHarness: Sendable {
     }
 
     /// One user with `count` devices (tokens `prefix` + index) and one delivery each for a new notification.
-    public func insertFanOut(count: Int, tokenPrefix: String, environment: APNsEnvironment = .sandbox) async throws
-        -> UUID
-    {
+    public func insertFanOut(
+        count: Int, tokenPrefix: String, environment: APNsEnvironment = .sandbox, topic: String? = nil
+    ) async throws -> UUID {
         let user = try await insertUser()
         let notification = try await insertNotification(.alert(title: "Herald", body: "Fan-out"))
         try await client.execute(
             """
             WITH devices AS (
-                INSERT INTO device_tokens (user_id, token, platform, environment)
+                INSERT INTO device_tokens (user_id, token, platform, environment, topic)
                 SELECT \(user), \(tokenPrefix) || lpad(to_hex(i), 64 - length(\(tokenPrefix)), '0'), 'iOS',
-                    \(environment.rawValue)
+                    \(environment.rawValue), \(topic)
                 FROM generate_series(1, \(count)) AS i
                 RETURNING id
             )
