@@ -157,7 +157,7 @@ extension Networked {
         }
 
         /// Rotation during a 5,000-push fan-out: a new team key is added, then the settings' key retired. Every push
-        /// is accepted, and once the router has read the retirement (within its 5 s refresh) and the pushes already
+        /// is accepted, and once the router has read the retirement (told at once by `NOTIFY`) and the pushes already
         /// signed have finished, none is signed by the old key.
         @Test func aKeyRotatedMidFanOutDropsNothing() async throws {
             let next = TestSigningKey.generate(keyID: "KEYNEXT001")
@@ -185,7 +185,7 @@ extension Networked {
             let retired = try await keys.retire(keyID: harness.key.keyID)
             #expect(retired.count == 1)
             let retiredAt = harness.sandbox.recordedRequests.count
-            // The router reads the change within its 5 s refresh; then pushes already signed finish within a moment.
+            // The router reads the change when notified; then pushes already signed finish within a moment.
             while !harness.sandbox.recordedRequests.contains(where: {
                 Self.keyID($0.header("authorization")) == next.keyID
             }) {

@@ -34,6 +34,7 @@ public struct AppStore: Sendable {
                     default_environment = EXCLUDED.default_environment, updated_at = now()
                 RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
                 """)
+            try await client.announceSigningChange()
             return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
         } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
             throw DomainError.conflict("another app has this bundle id", field: "bundleId")
@@ -66,6 +67,7 @@ public struct AppStore: Sendable {
             throw DomainError.conflict(
                 "the default app comes from APNS_BUNDLE_ID and cannot be deleted", field: "appId")
         }
+        if deleted > 0 { try await client.announceSigningChange() }
         return deleted > 0
     }
 

@@ -45,6 +45,7 @@ public struct SigningKeyStore: Sendable {
                 sealed_key = NULL, state = 'active', retired_at = NULL
             RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
             """)
+        try await client.announceSigningChange()
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
     }
 
@@ -99,6 +100,7 @@ public struct SigningKeyStore: Sendable {
                 sealed_key = EXCLUDED.sealed_key, state = 'active', retired_at = NULL
             RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
             """)
+        try await client.announceSigningChange()
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
     }
 
@@ -113,13 +115,15 @@ public struct SigningKeyStore: Sendable {
     /// signed can still be in use, and is `retired` from then on: revoking it at Apple can then fail no push.
     /// - Returns: the keys retired (one per team holding `keyID`, or the one of `teamID`).
     public func retire(keyID: String, teamID: String? = nil) async throws -> [SigningKey] {
-        try await client.query(
+        let retired = try await client.query(
             """
             UPDATE apns_signing_keys SET state = 'retiring', retired_at = now()
             WHERE key_id = \(keyID) AND (\(teamID)::text IS NULL OR team_id = \(teamID)) AND state = 'active'
             RETURNING \(unescaped: Self.columns)
             """
         ).map(Self.decode)
+        if !retired.isEmpty { try await client.announceSigningChange() }
+        return retired
     }
 
     /// Records as `retired` the retiring keys whose grace has passed. - Returns: those keys.
@@ -147,6 +151,13 @@ public struct SigningKeyStore: Sendable {
             RETURNING \(unescaped: Self.columns)
             """)
         return try Self.decode(rows[0])
+    }
+}
+
+extension PostgresClient {
+    /// Tells delivering processes that apps or signing keys changed, so a retired key stops signing at once.
+    func announceSigningChange() async throws {
+        _ = try await query("SELECT pg_notify(\(HeraldChannel.signingKeys), '')")
     }
 }
 

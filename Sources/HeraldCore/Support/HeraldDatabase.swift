@@ -9,6 +9,8 @@ public enum HeraldChannel {
     public static let deliveries = "herald_deliveries"
     /// Operator commands to running delivery engines (``DeliveryEngine/resumeMessage``).
     public static let deliveryControl = "herald_delivery_control"
+    /// Apps or signing keys changed: delivering processes read them again at once.
+    public static let signingKeys = "herald_signing_keys"
 }
 
 extension PostgresError {

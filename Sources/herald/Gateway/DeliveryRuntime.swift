@@ -49,7 +49,6 @@ struct DeliveryRuntime {
         let router = router
         try? await router.refresh()
         let routerTask = Task { await router.run() }
-        defer { routerTask.cancel() }
         let tokens = tokens
         try? await tokens.synchronize()
         let tokenTask = Task { await tokens.run() }
@@ -66,6 +65,9 @@ struct DeliveryRuntime {
         stopper.cancel()
         apnsTask.cancel()
         await apnsTask.value
+        // The router's listening session closes before the process may exit.
+        routerTask.cancel()
+        await routerTask.value
     }
 }
 
