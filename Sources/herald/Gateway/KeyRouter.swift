@@ -108,7 +108,8 @@ final class KeyRouter: APNsTransport {
     /// cancelled, then stops every client it made.
     func run() async {
         let changed = WakeSignal()
-        let listening = Task { await listenForChanges(changed) }
+        let listener = SigningChangeListener(database: database, logger: logger)
+        let listening = Task { await listener.run(signalling: changed) }
         while !Task.isCancelled {
             await changed.wait(timeout: Self.refreshInterval)
             guard !Task.isCancelled else { break }
@@ -123,36 +124,6 @@ final class KeyRouter: APNsTransport {
         listening.cancel()
         await listening.value
         for client in state.withLock({ Array($0.clients.values) }) { client.stop() }
-    }
-
-    /// Signals `changed` for every `NOTIFY` on ``HeraldChannel/signingKeys`` until cancelled; without a listening
-    /// session the periodic refresh still applies changes within seconds.
-    private func listenForChanges(_ changed: WakeSignal) async {
-        let listener: PostgresListener
-        do {
-            listener = try PostgresListener(configuration: database.configuration, logger: logger)
-        } catch {
-            logger.warning(
-                "cannot listen for changed signing keys; reading them every few seconds only",
-                metadata: ["error": "\(error)"])
-            return
-        }
-        do {
-            try await listener.listen(on: HeraldChannel.signingKeys) { changes in
-                await withTaskCancellationHandler {
-                    for await _ in changes { await changed.signal() }
-                } onCancel: {
-                    listener.shutdown()
-                }
-            }
-        } catch {
-            if !Task.isCancelled {
-                logger.warning(
-                    "LISTEN for changed signing keys failed; reading them every few seconds only",
-                    metadata: ["error": "\(error)"])
-            }
-        }
-        await listener.close()
     }
 
     /// Stops the token renewal of keys no longer active at once, and closes the connections of a key that is no
