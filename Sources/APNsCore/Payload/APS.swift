@@ -33,6 +33,10 @@ public struct APS: Hashable, Sendable, Codable {
     public var attributes: JSONValue?
     /// Asks a push-to-start live activity for its update token (`input-push-token: 1`).
     public var inputPushToken: Bool?
+    /// Subscribes a push-to-start live activity to a broadcast channel (`input-push-channel`).
+    public var inputPushChannel: String?
+    /// Tells WidgetKit to reload a widget's timelines (`content-changed: true`, with push type `widgets`).
+    public var contentChanged: Bool?
 
     public init(
         alert: Alert? = nil, badge: Int? = nil, sound: Sound? = nil, threadID: String? = nil,
@@ -41,7 +45,7 @@ public struct APS: Hashable, Sendable, Codable {
         relevanceScore: Double? = nil, filterCriteria: String? = nil, timestamp: Int? = nil,
         event: LiveActivityEvent? = nil, contentState: JSONValue? = nil, staleDate: Int? = nil,
         dismissalDate: Int? = nil, attributesType: String? = nil, attributes: JSONValue? = nil,
-        inputPushToken: Bool? = nil
+        inputPushToken: Bool? = nil, inputPushChannel: String? = nil, contentChanged: Bool? = nil
     ) {
         self.alert = alert
         self.badge = badge
@@ -62,6 +66,8 @@ public struct APS: Hashable, Sendable, Codable {
         self.attributesType = attributesType
         self.attributes = attributes
         self.inputPushToken = inputPushToken
+        self.inputPushChannel = inputPushChannel
+        self.contentChanged = contentChanged
     }
 
     enum CodingKeys: String, CodingKey {
@@ -78,6 +84,8 @@ public struct APS: Hashable, Sendable, Codable {
         case dismissalDate = "dismissal-date"
         case attributesType = "attributes-type"
         case inputPushToken = "input-push-token"
+        case inputPushChannel = "input-push-channel"
+        case contentChanged = "content-changed"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -101,6 +109,8 @@ public struct APS: Hashable, Sendable, Codable {
         attributesType = try container.decodeIfPresent(String.self, forKey: .attributesType)
         attributes = try container.decodeIfPresent(JSONValue.self, forKey: .attributes)
         inputPushToken = try container.decodeIfPresent(Int.self, forKey: .inputPushToken).map { $0 == 1 }
+        inputPushChannel = try container.decodeIfPresent(String.self, forKey: .inputPushChannel)
+        contentChanged = try container.decodeIfPresent(Bool.self, forKey: .contentChanged)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -125,5 +135,7 @@ public struct APS: Hashable, Sendable, Codable {
         try container.encodeIfPresent(attributesType, forKey: .attributesType)
         try container.encodeIfPresent(attributes, forKey: .attributes)
         if inputPushToken == true { try container.encode(1, forKey: .inputPushToken) }
+        try container.encodeIfPresent(inputPushChannel, forKey: .inputPushChannel)
+        if contentChanged == true { try container.encode(true, forKey: .contentChanged) }
     }
 }

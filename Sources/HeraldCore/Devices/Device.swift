@@ -19,6 +19,8 @@ public enum DeactivationReason: String, Sendable, CaseIterable, Codable {
     case expiredToken = "expired_token"
     case badDeviceToken = "bad_device_token"
     case removedByUser = "removed_by_user"
+    /// A Live Activity's token, once the app reported the activity ended.
+    case activityEnded = "activity_ended"
 }
 
 /// A registered device, without its token (which Herald never hands out).

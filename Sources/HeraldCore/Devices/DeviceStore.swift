@@ -99,7 +99,7 @@ public struct DeviceStore: Sendable {
         try await client.query(
             """
             SELECT \(unescaped: Self.columns) FROM device_tokens d JOIN users u ON u.id = d.user_id
-            WHERE u.external_id = \(user.rawValue)
+            WHERE u.external_id = \(user.rawValue) AND d.kind = 'device'
               AND (\(scope.app?.rawValue)::text IS NULL
                   OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             ORDER BY d.registered_at DESC, d.id
@@ -107,18 +107,22 @@ public struct DeviceStore: Sendable {
         ).map(Self.decode)
     }
 
-    /// Deactivates `user`'s device (reason `removed_by_user`) and cancels its pending deliveries; the row stays so
-    /// the delivery history keeps it.
+    /// Deactivates `user`'s device (reason `removed_by_user`) with its Live Activity tokens, and cancels their
+    /// pending deliveries; the rows stay so the delivery history keeps them.
     /// - Returns: whether `user` has a device with this id in `scope`; another user's device, or one of an app
     ///   outside `scope`, is reported as absent.
     public func remove(_ device: UUID, of user: ExternalID, in scope: AppScope) async throws -> Bool {
         try await client.query(
             """
-            WITH target AS (
-                SELECT d.id, d.is_active FROM device_tokens d JOIN users u ON u.id = d.user_id
-                WHERE d.id = \(device) AND u.external_id = \(user.rawValue)
+            WITH device AS (
+                SELECT d.id FROM device_tokens d JOIN users u ON u.id = d.user_id
+                WHERE d.id = \(device) AND d.kind = 'device' AND u.external_id = \(user.rawValue)
                   AND (\(scope.app?.rawValue)::text IS NULL
                       OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
+            ),
+            target AS (
+                SELECT d.id, d.is_active FROM device_tokens d
+                WHERE d.id IN (SELECT id FROM device) OR d.parent_device_id IN (SELECT id FROM device)
             ),
             deactivated AS (
                 UPDATE device_tokens d
@@ -130,7 +134,7 @@ public struct DeviceStore: Sendable {
                 UPDATE deliveries x SET state = 'canceled', finished_at = now(), updated_at = now()
                 FROM target t WHERE x.device_token_id = t.id AND x.state = 'pending'
             )
-            SELECT count(*) FROM target
+            SELECT count(*) FROM device
             """
         ).scalar(Int.self) > 0
     }

@@ -59,7 +59,16 @@ public struct DirectNotification: Sendable, Equatable {
         if let expiration, expiration <= (sendAt ?? Date()) {
             throw .invalid("must be later than sendAt (or now)", field: "expiration")
         }
-        if alert == nil, badge == nil, sound == nil, !contentAvailable, data.isEmpty {
+        if resolvedPushType == .widgets {
+            // WidgetKit reads one flag and nothing else.
+            guard alert == nil, badge == nil, sound == nil, !contentAvailable, !mutableContent, data.isEmpty else {
+                throw .invalid(
+                    "a widgets push only tells WidgetKit to reload: leave out alert, badge, sound, "
+                        + "contentAvailable, mutableContent and data", field: "pushType")
+            }
+        } else if resolvedPushType == .liveActivity {
+            throw .invalid("Live Activities are started and updated with /api/v1/activities", field: "pushType")
+        } else if alert == nil, badge == nil, sound == nil, !contentAvailable, data.isEmpty {
             throw .invalid("give alert, badge, sound, contentAvailable or data", field: "alert")
         }
         guard let size = try? payload.encoded().count, size <= resolvedPushType.payloadLimit else {
@@ -75,9 +84,11 @@ public struct DirectNotification: Sendable, Equatable {
     /// `priority`, else Apple's default for the push type (5 for background pushes, else 10).
     public var resolvedPriority: PushPriority { priority ?? .default(for: resolvedPushType) }
 
-    /// The APNs payload: `aps` from the alert and options, the custom keys beside it.
+    /// The APNs payload: `aps` from the alert and options, the custom keys beside it; for widgets,
+    /// `{"aps":{"content-changed":true}}`.
     public var payload: Payload {
-        Payload(
+        if resolvedPushType == .widgets { return Payload(aps: APS(contentChanged: true)) }
+        return Payload(
             aps: APS(
                 alert: alert, badge: badge, sound: sound.map(Sound.named), threadID: threadID, category: category,
                 contentAvailable: contentAvailable ? true : nil, mutableContent: mutableContent ? true : nil),

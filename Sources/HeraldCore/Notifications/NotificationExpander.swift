@@ -46,7 +46,9 @@ public struct NotificationExpander: Sendable {
     /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant;
     /// * direct sends with a project: its owner and members;
     /// * direct sends: the named users (all their active devices) and the named devices;
-    /// * with an `appId`, only that app's devices.
+    /// * with an `appId`, only that app's devices;
+    /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
+    ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens.
     /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
     /// is also the submitter gets the submitter's text) and the actor never counts.
     ///
@@ -86,7 +88,12 @@ public struct NotificationExpander: Sendable {
             UNION ALL
             SELECT d.user_id, d.id, 'default'
             FROM n CROSS JOIN LATERAL jsonb_array_elements_text(n.targets -> \(Target.deviceIds.sqlLiteral)) AS t (device_id)
-            JOIN device_tokens d ON d.id = t.device_id::uuid
+            JOIN device_tokens d ON d.id = t.device_id::uuid AND d.kind = 'device'
+            WHERE n.kind = 'direct'
+            UNION ALL
+            SELECT d.user_id, d.id, 'default'
+            FROM n JOIN device_tokens d
+              ON d.kind = 'activity' AND d.activity_id = n.targets ->> \(Target.activityId.sqlLiteral)
             WHERE n.kind = 'direct'
         ),
         recipients AS (
@@ -110,7 +117,13 @@ public struct NotificationExpander: Sendable {
         targeted AS (
             SELECT x.user_id, d.id AS device_id, d.environment, x.variant
             FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active CROSS JOIN n
-            WHERE x.reason IS NULL AND (x.all_devices OR d.id = ANY (x.device_ids))
+            WHERE x.reason IS NULL
+              AND d.kind = CASE WHEN n.targets ? \(Target.pushToStart.sqlLiteral) THEN 'push_to_start'
+                                WHEN n.targets ? \(Target.activityId.sqlLiteral) THEN 'activity'
+                                ELSE 'device' END
+              AND (NOT n.targets ? \(Target.pushToStart.sqlLiteral)
+                   OR d.attributes_type = n.targets ->> \(Target.pushToStart.sqlLiteral))
+              AND (x.all_devices OR d.id = ANY (x.device_ids) OR d.parent_device_id = ANY (x.device_ids))
               AND (NOT n.targets ? \(Target.appId.sqlLiteral) OR d.app_id = (
                   SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral)))
         ),

@@ -13,6 +13,7 @@ public struct HeraldServices: Sendable {
     public let logs: DeliveryLogStore
     public let apps: AppStore
     public let signingKeys: SigningKeyStore
+    public let liveActivities: LiveActivityTokenStore
     /// Woken after each accepted notification so expansion starts at once in this process; `nil` when another
     /// process expands.
     public let expansion: ExpansionLoop?
@@ -28,6 +29,7 @@ public struct HeraldServices: Sendable {
         logs = DeliveryLogStore(client: client)
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)
+        liveActivities = LiveActivityTokenStore(client: client)
         self.expansion = expansion
     }
 

@@ -5,11 +5,10 @@ import NIOCore
 
 /// Events and direct sends are accepted into the outbox at once (`202 {"id"}`); expansion follows.
 struct NotificationRoutes {
-    static let idempotencyHeader = HTTPField.Name("Idempotency-Key")!
-    static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
-
     let services: HeraldServices
     let maxBodySize: Int
+
+    private var outbox: OutboxAcceptance { OutboxAcceptance(services: services) }
 
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/events", method: .post) { request, context in
@@ -18,7 +17,7 @@ struct NotificationRoutes {
             let body = try JSONBody.object(bytes)
             var draft = NotificationDraft(event: try EventRequest.parse(body))
             draft.targets.app = try await app(in: body, scope: context.appScope)
-            return try await accept(draft, request: request, body: bytes, key: key)
+            return try await outbox.accept(draft, request: request, body: bytes, key: key)
         }
         router.on("/api/v1/notifications", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
@@ -26,7 +25,7 @@ struct NotificationRoutes {
             let body = try JSONBody.object(bytes)
             var draft = NotificationDraft(direct: try DirectNotificationRequest.parse(body))
             draft.targets.app = try await app(in: body, scope: context.appScope)
-            return try await accept(draft, request: request, body: bytes, key: key)
+            return try await outbox.accept(draft, request: request, body: bytes, key: key)
         }
         router.on("/api/v1/notifications/{notificationId}", method: .get) { _, context in
             _ = try context.requireAPIKey(.read)
@@ -45,23 +44,5 @@ struct NotificationRoutes {
             throw APIError.notFound("no app has this id", field: "appId")
         }
         return app
-    }
-
-    private func accept(_ draft: NotificationDraft, request: Request, body: ByteBuffer, key: APIKey) async throws
-        -> EditedResponse<AcceptedResponse>
-    {
-        var idempotency: IdempotencyKey?
-        if let header = request.headers[Self.idempotencyHeader] {
-            idempotency = try JSONObject.domain { () throws(DomainError) in
-                try IdempotencyKey(
-                    apiKeyID: key.id, key: header, method: request.method.rawValue, path: request.uri.path,
-                    body: body.readableBytesView)
-            }
-        }
-        let accepted = try await services.notifications.accept(draft, apiKeyID: key.id, idempotency: idempotency)
-        if !accepted.replayed { await services.expansion?.wake() }
-        return EditedResponse(
-            status: .accepted, headers: accepted.replayed ? [Self.replayedHeader: "true"] : [:],
-            response: AcceptedResponse(id: accepted.id))
     }
 }

@@ -20,12 +20,20 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
     public var project: ExternalID?
     /// Only devices of this app are reached; nil: every app's.
     public var app: ExternalID?
+    /// A Live Activity start: the named users' and devices' push-to-start tokens of this attributes type are
+    /// reached instead of their devices.
+    public var pushToStart: ActivityAttributesType?
+    /// A Live Activity update or end: the tokens of this running activity are reached.
+    public var activity: ExternalID?
 
     public init(
         actor: ExternalID? = nil, submitter: PersonReference? = nil, voters: [PersonReference] = [],
-        userIDs: [ExternalID] = [], deviceIDs: [UUID] = [], project: ExternalID? = nil, app: ExternalID? = nil
+        userIDs: [ExternalID] = [], deviceIDs: [UUID] = [], project: ExternalID? = nil, app: ExternalID? = nil,
+        pushToStart: ActivityAttributesType? = nil, activity: ExternalID? = nil
     ) {
         self.app = app
+        self.pushToStart = pushToStart
+        self.activity = activity
         self.actor = actor
         self.submitter = submitter
         self.voters = voters
@@ -36,7 +44,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
 
     /// The stored keys.
     public enum Key: String, CodingKey, CaseIterable {
-        case actorId, submitter, voters, userIds, deviceIds, projectId, appId
+        case actorId, submitter, voters, userIds, deviceIds, projectId, appId, pushToStart, activityId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +56,8 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         deviceIDs = try container.decodeIfPresent([UUID].self, forKey: .deviceIds) ?? []
         project = try container.decodeIfPresent(ExternalID.self, forKey: .projectId)
         app = try container.decodeIfPresent(ExternalID.self, forKey: .appId)
+        pushToStart = try container.decodeIfPresent(ActivityAttributesType.self, forKey: .pushToStart)
+        activity = try container.decodeIfPresent(ExternalID.self, forKey: .activityId)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -60,6 +70,8 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         if !deviceIDs.isEmpty { try container.encode(deviceIDs.map { $0.uuidString.lowercased() }, forKey: .deviceIds) }
         try container.encodeIfPresent(project, forKey: .projectId)
         try container.encodeIfPresent(app, forKey: .appId)
+        try container.encodeIfPresent(pushToStart, forKey: .pushToStart)
+        try container.encodeIfPresent(activity, forKey: .activityId)
     }
 }
 

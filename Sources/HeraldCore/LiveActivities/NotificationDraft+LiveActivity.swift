@@ -1,0 +1,29 @@
+import APNsCore
+public import Foundation
+
+extension NotificationDraft {
+    /// A remote start: the push-to-start tokens of the named users' and devices'. The global push toggle applies,
+    /// as for any push the user did not ask for.
+    public init(start: LiveActivityStart, at now: Date) {
+        kind = .direct
+        type = "liveactivity.start"
+        message = NotificationMessage(
+            payload: start.payload(at: now), pushType: .liveActivity, priority: start.priority)
+        targets = NotificationTargets(
+            userIDs: start.userIDs, deviceIDs: start.deviceIDs, app: start.app, pushToStart: start.attributesType)
+        respectPreferences = true
+        expiresAt = start.expiration
+    }
+
+    /// An update or end of a running activity: its update tokens. The user keeps the activity on screen, so
+    /// toggles for notifications do not hold its updates back.
+    public init(update: LiveActivityUpdate, app: ExternalID?, at now: Date) {
+        kind = .direct
+        type = "liveactivity.\(update.event.rawValue)"
+        message = NotificationMessage(
+            payload: update.payload(at: now), pushType: .liveActivity, priority: update.priority)
+        targets = NotificationTargets(app: app, activity: update.activity)
+        respectPreferences = false
+        expiresAt = update.expiration
+    }
+}
