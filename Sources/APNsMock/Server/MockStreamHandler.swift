@@ -37,12 +37,17 @@ final class MockStreamHandler: ChannelInboundHandler {
         case .data(let data):
             if case .byteBuffer(let buffer) = data.data {
                 head.bodyCount += buffer.readableBytes
-                if state.capturesRequests { body += buffer.readableBytesView }
+                if state.capturesRequests || readsPayload { body += buffer.readableBytesView }
             }
             if data.endStream { respond(context: context) }
         default:
             break
         }
+    }
+
+    /// Whether the push type's payload has a shape the mock checks.
+    private var readsPayload: Bool {
+        head.value("apns-push-type").map(MockPayloadRules.checkedPushTypes.contains) ?? false
     }
 
     private func respond(context: ChannelHandlerContext) {
@@ -52,6 +57,11 @@ final class MockStreamHandler: ChannelInboundHandler {
             return
         }
         var verdict = validator.verdict(for: head)
+        if case .accept = verdict, let pushType = head.value("apns-push-type"),
+            let reason = MockPayloadRules.refusal(pushType: pushType, body: body)
+        {
+            verdict = .reject(status: 400, reason: reason, timestamp: nil)
+        }
         if case .accept = verdict, let path = head.path,
             let scripted = state.scriptedVerdict(forDeviceToken: path.dropFirst("/3/device/".count))
         {
