@@ -51,6 +51,12 @@ import Testing
         }
         let deviceA = try await register(keyA)
         let deviceB = try await register(keyB)
+        var actingB = keyB
+        actingB[HTTPField.Name("X-Herald-User")!] = "alice"
+        let activity = try await api.call(
+            .put, "/api/v1/activities/activity-b", headers: actingB,
+            json: #"{"deviceId":"\#(deviceB)","attributesType":"Score","token":"\#(DeviceAPITests.hexToken())"}"#)
+        #expect(activity.status == .created)
         let scheduled = try await api.call(
             .post, "/api/v1/notifications", headers: keyB,
             json: #"{"userIds":["alice"],"alert":{"body":"later"},"sendAt":"2099-01-01T00:00:00Z"}"#)
@@ -61,7 +67,7 @@ import Testing
                 (user_id, device_token_id, notification_id, delivery_id, notification_type, status, environment,
                  attempt, created_at)
             SELECT u.id, d.id, gen_random_uuid(), gen_random_uuid(), 'direct', 'sent', 'sandbox', 1, now()
-            FROM device_tokens d JOIN users u ON u.id = d.user_id, generate_series(1, 3)
+            FROM device_tokens d JOIN users u ON u.id = d.user_id, generate_series(1, 3) WHERE d.kind = 'device'
             """)
         return World(
             keyA: keyA, readA: readA, keyB: keyB, deviceA: deviceA, deviceB: deviceB,
@@ -101,6 +107,20 @@ import Testing
                 (.get, notification + "/deliveries", world.readA, nil),
                 (.get, "/api/v1/logs?appId=b", world.readA, nil),
                 (.get, "/api/v1/stats?appId=b", world.readA, nil),
+                (
+                    .post, "/api/v1/devices/\(world.deviceB)/push-to-start-tokens", acting,
+                    #"{"attributesType":"Score","token":"\#(DeviceAPITests.hexToken())"}"#
+                ),
+                (
+                    .put, "/api/v1/activities/activity-b", acting,
+                    #"{"deviceId":"\#(world.deviceB)","attributesType":"Score","token":"\#(DeviceAPITests.hexToken())"}"#
+                ),
+                (.delete, "/api/v1/activities/activity-b", acting, nil),
+                (.post, "/api/v1/activities/activity-b/events", world.keyA, #"{"event":"end","contentState":{}}"#),
+                (
+                    .post, "/api/v1/activities", world.keyA,
+                    #"{"userIds":["alice"],"appId":"b","attributesType":"Score","attributes":{},"contentState":{},"alert":{"body":"b"}}"#
+                ),
             ]
             for (method, path, headers, body) in attempts {
                 let answer = try await api.call(method, path, headers: headers, json: body)

@@ -28,6 +28,7 @@ enum LiveActivityRequest {
             }
             start.deviceIDs.append(id)
         }
+        start.app = try body.externalID("appId")
         start.staleDate = try body.date("staleDate")
         start.relevanceScore = try number(body, "relevanceScore")
         let channel = try body.string("inputPushChannel")
