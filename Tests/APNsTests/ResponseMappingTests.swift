@@ -73,7 +73,9 @@ extension Networked {
             for reason in APNsReason.known {
                 #expect(APNsReason(name: reason.name) == reason)
             }
-            #expect(APNsReason.known.count == 32)
+            #expect(APNsReason.channelNotRegistered.consequence == .drop)
+            #expect(APNsReason.featureNotEnabled.consequence == .fixConfiguration)
+            #expect(APNsReason.known.count == 40)
         }
     }
 }

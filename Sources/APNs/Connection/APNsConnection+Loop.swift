@@ -287,7 +287,7 @@ extension APNsConnection {
                 case .streamClosed(let streamID, let response, _, let refused):
                     let outcome: ConnectionStateMachine.StreamOutcome
                     if let response {
-                        outcome = .responded(accepted: response.status == 200)
+                        outcome = .responded(accepted: (200...204).contains(response.status))
                     } else if refused {
                         outcome = .refused
                     } else {
@@ -297,7 +297,8 @@ extension APNsConnection {
                     if let ticket, let response, let entry = waiting[ticket] {
                         let result = PushResult.parse(
                             status: response.status, apnsIDHeader: response.apnsID, uniqueID: response.uniqueID,
-                            body: response.body, sentID: entry.submission.request.apnsID)
+                            channelID: response.channelID, body: response.body,
+                            sentID: entry.submission.request.apnsID)
                         complete(ticket, with: result)
                     }
                     perform(actions)

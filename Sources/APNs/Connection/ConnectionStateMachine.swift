@@ -40,7 +40,7 @@ struct ConnectionStateMachine: Sendable {
 
     /// How a stream ended.
     enum StreamOutcome: Equatable, Sendable {
-        /// A full response arrived; `accepted` when it was a 200.
+        /// A full response arrived; `accepted` when it was a success (200, or 201/204 from channel management).
         case responded(accepted: Bool)
         /// The server refused the stream before processing it (REFUSED_STREAM, or above a GOAWAY's last id).
         case refused

@@ -23,6 +23,7 @@ final class HTTP2Session {
         var status: Int
         var apnsID: String?
         var uniqueID: String?
+        var channelID: String?
         var body: [UInt8]
     }
 
@@ -32,6 +33,7 @@ final class HTTP2Session {
         var status: Int?
         var apnsID: String?
         var uniqueID: String?
+        var channelID: String?
         var responseBody: [UInt8] = []
         /// The server's END_STREAM arrived: the response is whole.
         var responseComplete = false
@@ -85,7 +87,7 @@ final class HTTP2Session {
 
     deinit { nghttp2_session_del(session) }
 
-    /// Submits a POST with `fields` and `body`; returns its stream id.
+    /// Submits a request with `fields` and `body` (none: the headers end the stream); returns its stream id.
     /// - Throws: ``Failure`` when nghttp2 refuses (for example after GOAWAY).
     func submitRequest(_ fields: [HeaderField], body: [UInt8]) throws(Failure) -> Int32 {
         var bytes: [UInt8] = []
@@ -108,8 +110,9 @@ final class HTTP2Session {
                         namelen: nameLength, valuelen: valueLength, flags: UInt8(flags)))
                 offset += nameLength + valueLength
             }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readBodyCallback)
             // nghttp2 copies the header names and values during the call, so the buffer may go afterwards.
+            if body.isEmpty { return nghttp2_submit_request(session, nil, headers, headers.count, nil, nil) }
+            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readBodyCallback)
             return nghttp2_submit_request(session, nil, headers, headers.count, &provider, nil)
         }
         guard streamID > 0 else { throw Failure(function: "nghttp2_submit_request", code: Int(streamID)) }
@@ -193,10 +196,12 @@ final class HTTP2Session {
         guard streams[streamID] != nil else { return }
         if name.elementsEqual(":status".utf8) {
             streams[streamID]?.status = Self.parseStatus(value)
-        } else if name.elementsEqual("apns-id".utf8) {
+        } else if name.elementsEqual("apns-id".utf8) || name.elementsEqual("apns-request-id".utf8) {
             streams[streamID]?.apnsID = String(decoding: value, as: UTF8.self)
         } else if name.elementsEqual("apns-unique-id".utf8) {
             streams[streamID]?.uniqueID = String(decoding: value, as: UTF8.self)
+        } else if name.elementsEqual("apns-channel-id".utf8) {
+            streams[streamID]?.channelID = String(decoding: value, as: UTF8.self)
         }
     }
 
@@ -223,7 +228,9 @@ final class HTTP2Session {
         let response =
             stream.responseComplete
             ? stream.status.map {
-                Response(status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, body: stream.responseBody)
+                Response(
+                    status: $0, apnsID: stream.apnsID, uniqueID: stream.uniqueID, channelID: stream.channelID,
+                    body: stream.responseBody)
             } : nil
         events.append(
             .streamClosed(

@@ -1,11 +1,23 @@
 public import Foundation
 
-/// One push to one device, validated when built: everything Apple would refuse for its form is refused
-/// here instead, before anything is sent.
+/// One request to APNs, validated when built: everything Apple would refuse for its form is refused here instead,
+/// before anything is sent. Most are a push to one device; a broadcast reaches every subscriber of a channel, and
+/// a channel operation manages channels on Apple's management host.
 public struct PushRequest: Sendable {
-    /// The `apns-id`; the caller's row id, so Herald's logs match Apple's.
+    /// Where the request goes.
+    public enum Destination: Hashable, Sendable {
+        /// `POST /3/device/<token>`.
+        case device(DeviceToken)
+        /// `POST /4/broadcasts/apps/<bundle id>` with `apns-channel-id`.
+        case channel(ChannelID)
+        /// The channel management API.
+        case channels(ChannelOperation)
+    }
+
+    /// The `apns-id` (`apns-request-id` for broadcasts and channel operations); the caller's row id, so Herald's
+    /// logs match Apple's.
     public var apnsID: APNsID
-    public var deviceToken: DeviceToken
+    public let destination: Destination
     /// The full `apns-topic`, suffix included.
     public let topic: String
     public let pushType: PushType
@@ -36,7 +48,7 @@ public struct PushRequest: Sendable {
         }
         guard payload.first == UInt8(ascii: "{") else { throw .payload(.notAnObject) }
         self.apnsID = apnsID
-        self.deviceToken = deviceToken
+        self.destination = .device(deviceToken)
         self.topic = pushType.topic(forBundleID: bundleID)
         self.pushType = pushType
         self.priority = priority
@@ -61,6 +73,57 @@ public struct PushRequest: Sendable {
         try self.init(
             apnsID: apnsID, deviceToken: deviceToken, bundleID: bundleID, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: collapseID, payloadJSON: json)
+    }
+}
+
+extension PushRequest {
+    /// The device a push goes to; nil for broadcasts and channel operations.
+    public var deviceToken: DeviceToken? {
+        if case .device(let token) = destination { token } else { nil }
+    }
+
+    /// The largest broadcast payload Apple takes.
+    public static let broadcastPayloadLimit = 5120
+
+    /// A broadcast of a Live Activity payload to every subscriber of `channel`.
+    /// - Parameter expiration: Required by Apple: `.immediately` for a channel that stores nothing, else when the
+    ///   stored broadcast lapses (at most 8 hours ahead).
+    /// - Throws: ``PushRequestError``.
+    public init(
+        apnsID: APNsID = APNsID(), channel: ChannelID, bundleID: String, priority: PushPriority,
+        expiration: PushExpiration, payload: Payload
+    ) throws(PushRequestError) {
+        guard !bundleID.isEmpty else { throw .missingTopic }
+        let json: Data
+        do {
+            json = try payload.encoded()
+        } catch {
+            throw .payload(error)
+        }
+        guard json.count <= Self.broadcastPayloadLimit else {
+            throw .payload(.tooLarge(size: json.count, limit: Self.broadcastPayloadLimit))
+        }
+        self.apnsID = apnsID
+        destination = .channel(channel)
+        topic = bundleID
+        pushType = .liveActivity
+        self.priority = priority
+        self.expiration = expiration
+        self.payload = json
+    }
+
+    /// A channel management request for the app `bundleID` (no push type suffix: Apple refuses one).
+    /// - Throws: ``PushRequestError/missingTopic`` for an empty bundle id.
+    public init(apnsID: APNsID = APNsID(), channelOperation: ChannelOperation, bundleID: String)
+        throws(PushRequestError)
+    {
+        guard !bundleID.isEmpty else { throw .missingTopic }
+        self.apnsID = apnsID
+        destination = .channels(channelOperation)
+        topic = bundleID
+        pushType = .liveActivity
+        priority = .immediate
+        payload = channelOperation.body
     }
 }
 

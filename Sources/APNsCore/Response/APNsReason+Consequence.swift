@@ -22,10 +22,12 @@ extension APNsReason {
             .retryLater
         case .badCertificate, .badCertificateEnvironment, .forbidden, .invalidProviderToken, .missingProviderToken,
             .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken, .badTopic, .topicDisallowed,
-            .deviceTokenNotForTopic:
+            .deviceTokenNotForTopic, .featureNotEnabled:
             .fixConfiguration
         case .badCollapseID, .badExpirationDate, .badMessageID, .badPriority, .duplicateHeaders, .invalidPushType,
-            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .payloadTooLarge:
+            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .payloadTooLarge,
+            .missingChannelID, .badChannelID, .channelNotRegistered, .cannotCreateChannelConfig, .badRequestParams,
+            .badRequestPayload, .missingPushType:
             .drop
         case .unknown: .retryLater
         }

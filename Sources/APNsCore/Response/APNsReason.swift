@@ -4,6 +4,9 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
     case badCollapseID, badDeviceToken, badExpirationDate, badMessageID, badPriority, badTopic
     case deviceTokenNotForTopic, duplicateHeaders, idleTimeout, invalidPushType, missingDeviceToken
     case missingTopic, payloadEmpty, topicDisallowed
+    // 400, broadcasts and channel management
+    case missingChannelID, badChannelID, channelNotRegistered, cannotCreateChannelConfig, featureNotEnabled
+    case badRequestParams, badRequestPayload, missingPushType
     // 403
     case badCertificate, badCertificateEnvironment, expiredProviderToken, forbidden, invalidProviderToken
     case missingProviderToken, unrelatedKeyIDInToken, badEnvironmentKeyIDInToken
@@ -21,7 +24,9 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
     public static let known: [APNsReason] = [
         .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority, .badTopic,
         .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-        .missingTopic, .payloadEmpty, .topicDisallowed, .badCertificate, .badCertificateEnvironment,
+        .missingTopic, .payloadEmpty, .topicDisallowed, .missingChannelID, .badChannelID, .channelNotRegistered,
+        .cannotCreateChannelConfig, .featureNotEnabled, .badRequestParams, .badRequestPayload, .missingPushType,
+        .badCertificate, .badCertificateEnvironment,
         .expiredProviderToken, .forbidden, .invalidProviderToken, .missingProviderToken, .unrelatedKeyIDInToken,
         .badEnvironmentKeyIDInToken, .badPath, .methodNotAllowed, .expiredToken, .unregistered, .payloadTooLarge,
         .tooManyProviderTokenUpdates, .tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown,
@@ -49,6 +54,14 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         case .missingTopic: "MissingTopic"
         case .payloadEmpty: "PayloadEmpty"
         case .topicDisallowed: "TopicDisallowed"
+        case .missingChannelID: "MissingChannelId"
+        case .badChannelID: "BadChannelId"
+        case .channelNotRegistered: "ChannelNotRegistered"
+        case .cannotCreateChannelConfig: "CannotCreateChannelConfig"
+        case .featureNotEnabled: "FeatureNotEnabled"
+        case .badRequestParams: "BadRequestParams"
+        case .badRequestPayload: "BadRequestPayload"
+        case .missingPushType: "MissingPushType"
         case .badCertificate: "BadCertificate"
         case .badCertificateEnvironment: "BadCertificateEnvironment"
         case .expiredProviderToken: "ExpiredProviderToken"
@@ -76,7 +89,8 @@ public enum APNsReason: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .badCollapseID, .badDeviceToken, .badExpirationDate, .badMessageID, .badPriority, .badTopic,
             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-            .missingTopic, .payloadEmpty, .topicDisallowed:
+            .missingTopic, .payloadEmpty, .topicDisallowed, .missingChannelID, .badChannelID, .channelNotRegistered,
+            .cannotCreateChannelConfig, .featureNotEnabled, .badRequestParams, .badRequestPayload, .missingPushType:
             400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden, .invalidProviderToken,
             .missingProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken:

@@ -14,11 +14,15 @@ extension PushResult {
     ///   - body: The response body (JSON `{"reason": …, "timestamp": …}` on failure).
     ///   - sentID: The `apns-id` the request carried, used when Apple's echo is missing.
     package static func parse(
-        status: Int, apnsIDHeader: String?, uniqueID: String?, body: [UInt8], sentID: APNsID
+        status: Int, apnsIDHeader: String?, uniqueID: String?, channelID: String? = nil, body: [UInt8],
+        sentID: APNsID
     ) -> PushResult {
         let apnsID = apnsIDHeader.flatMap(APNsID.init) ?? sentID
-        if status == 200 {
-            return .accepted(PushReceipt(apnsID: apnsID, uniqueID: uniqueID))
+        // A channel is created with 201 and deleted with 204; everything else succeeds with 200.
+        if (200...204).contains(status) {
+            return .accepted(
+                PushReceipt(
+                    apnsID: apnsID, uniqueID: uniqueID, channelID: channelID.flatMap(ChannelID.init), body: Data(body)))
         }
         let decoded = try? JSONDecoder().decode(ErrorBody.self, from: Data(body))
         let reason = decoded?.reason.map(APNsReason.init(name:)) ?? .unknown("HTTP \(status)")

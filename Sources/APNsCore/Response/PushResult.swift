@@ -40,12 +40,18 @@ public enum PushResult: Hashable, Sendable, CustomStringConvertible {
 /// Apple's acceptance of a push.
 public struct PushReceipt: Hashable, Sendable {
     public let apnsID: APNsID
-    /// `apns-unique-id`, sent by the sandbox to look the push up in the console.
+    /// `apns-unique-id`: the sandbox's id of a push, and every broadcast's, to look it up in Apple's console.
     public let uniqueID: String?
+    /// `apns-channel-id` of a created channel.
+    public let channelID: ChannelID?
+    /// The response body: a channel's settings or the list of channels; empty for pushes.
+    public let body: Data
 
-    public init(apnsID: APNsID, uniqueID: String?) {
+    public init(apnsID: APNsID, uniqueID: String?, channelID: ChannelID? = nil, body: Data = Data()) {
         self.apnsID = apnsID
         self.uniqueID = uniqueID
+        self.channelID = channelID
+        self.body = body
     }
 }
 

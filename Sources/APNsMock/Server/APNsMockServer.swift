@@ -43,7 +43,8 @@ public final class APNsMockServer: Sendable {
             bundleIDs: configuration.bundleIDs,
             tokens: MockTokenVerifier(
                 keys: keys, limitsUpdates: configuration.limitsTokenUpdates,
-                now: configuration.now))
+                now: configuration.now),
+            channels: MockChannels())
         var tls = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificateAuthority.serverCertificate)],
             privateKey: .privateKey(certificateAuthority.serverKey))
@@ -148,6 +149,15 @@ public final class APNsMockServer: Sendable {
     public var peakConcurrentStreams: Int { state.peakConcurrentStreams }
     /// TCP connections accepted so far.
     public var connectionCount: Int { state.connectionCount }
+    /// Broadcast channels that exist now, over every app.
+    public var channelCount: Int { validator.channels.count }
+
+    /// Caps the channels one app may have (Apple's limit is 10,000), for `CannotCreateChannelConfig`.
+    public func limitChannels(to limit: Int) { validator.channels.setLimit(limit) }
+
+    /// Answers `FeatureNotEnabled` to broadcasts and channel requests of `bundleID`.
+    public func disableBroadcasts(for bundleID: String) { validator.channels.disable(bundleID: bundleID) }
+
     /// TCP connections open now.
     public var openConnectionCount: Int { connections.withLock { $0.count } }
 }

@@ -45,9 +45,10 @@ final class MockStreamHandler: ChannelInboundHandler {
         }
     }
 
-    /// Whether the push type's payload has a shape the mock checks.
+    /// Whether the payload has a shape the mock checks: Live Activities, widgets, broadcasts, channel requests.
     private var readsPayload: Bool {
-        head.value("apns-push-type").map(MockPayloadRules.checkedPushTypes.contains) ?? false
+        if let path = head.path, !path.hasPrefix("/3/") { return true }
+        return head.value("apns-push-type").map(MockPayloadRules.checkedPushTypes.contains) ?? false
     }
 
     private func respond(context: ChannelHandlerContext) {
@@ -56,7 +57,9 @@ final class MockStreamHandler: ChannelInboundHandler {
             context.close(promise: nil)
             return
         }
-        var verdict = validator.verdict(for: head)
+        var verdict =
+            head.path?.hasPrefix("/3/") == false
+            ? validator.channelVerdict(for: head, body: body) : validator.verdict(for: head)
         if case .accept = verdict, let pushType = head.value("apns-push-type"),
             let reason = MockPayloadRules.refusal(pushType: pushType, body: body)
         {
@@ -92,10 +95,18 @@ final class MockStreamHandler: ChannelInboundHandler {
         case .reject(let status, let reason, let timestamp):
             headers = [":status": String(status), "content-type": "application/json"]
             if let id = head.value("apns-id") { headers.add(name: "apns-id", value: id.lowercased()) }
+            if let id = head.value("apns-request-id") { headers.add(name: "apns-request-id", value: id.lowercased()) }
             let json = timestamp.map { #"{"reason":"\#(reason)","timestamp":\#($0)}"# } ?? #"{"reason":"\#(reason)"}"#
             payload = context.channel.allocator.buffer(string: json)
         case .stall:
             return
+        case .answer(let status, let extra, let body):
+            headers = [":status": String(status)]
+            for (name, value) in extra.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+            if !body.isEmpty {
+                headers.add(name: "content-type", value: "application/json")
+                payload = context.channel.allocator.buffer(bytes: body)
+            }
         }
         context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: payload == nil))), promise: nil)
         if let payload {

@@ -23,6 +23,7 @@ struct MockRequestValidator: Sendable {
 
     let bundleIDs: Set<String>
     let tokens: MockTokenVerifier
+    let channels: MockChannels
 
     /// The verdict for `head`: the first rule broken, in roughly the order Apple checks them.
     func verdict(for head: Head) -> MockVerdict {
@@ -72,7 +73,7 @@ struct MockRequestValidator: Sendable {
         return .accept(apnsID: head.value("apns-id")?.lowercased() ?? UUID().uuidString.lowercased())
     }
 
-    private func reject(_ status: Int, _ reason: String) -> MockVerdict {
+    func reject(_ status: Int, _ reason: String) -> MockVerdict {
         .reject(status: status, reason: reason, timestamp: nil)
     }
 }

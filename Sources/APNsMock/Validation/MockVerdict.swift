@@ -6,12 +6,15 @@ public enum MockVerdict: Hashable, Sendable {
     case reject(status: Int, reason: String, timestamp: Int64?)
     /// Never answer (to test client timeouts).
     case stall
+    /// A success of the broadcast or channel management API: its status, headers and body.
+    case answer(status: Int, headers: [String: String], body: [UInt8])
 
     public var status: Int? {
         switch self {
         case .accept: 200
         case .reject(let status, _, _): status
         case .stall: nil
+        case .answer(let status, _, _): status
         }
     }
 }

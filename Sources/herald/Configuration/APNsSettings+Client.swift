@@ -23,6 +23,6 @@ extension APNsSettings {
     func makeClient(tokens: ProviderTokenSource, logger: Logger) throws -> APNsClient {
         try APNsClient(
             tokens: tokens, sandbox: clientConfiguration(for: .sandbox),
-            production: clientConfiguration(for: .production), logger: logger)
+            production: clientConfiguration(for: .production), channels: channels, logger: logger)
     }
 }

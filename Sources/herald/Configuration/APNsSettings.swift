@@ -20,6 +20,8 @@ import Foundation
 /// | `HERALD_APNS_CA_FILE` | `--apns-ca-file` | none (system trust store only) |
 /// | `HERALD_APNS_CONNECTIONS` | `--apns-connections` | 2 |
 /// | `HERALD_APNS_KEY_IDLE_SECONDS` | — | 600 |
+/// | `HERALD_APNS_BROADCAST_SANDBOX_URL`, `…_PRODUCTION_URL` | — | Apple's push hosts (`HERALD_APNS_HOST` when set) |
+/// | `HERALD_APNS_CHANNELS_SANDBOX_URL`, `…_PRODUCTION_URL` | — | `https://api-manage-broadcast(.sandbox).push.apple.com:2195/2196` (`HERALD_APNS_HOST` when set) |
 struct APNsSettings: Sendable, Equatable {
     var keyID: String
     var teamID: String
@@ -35,6 +37,8 @@ struct APNsSettings: Sendable, Equatable {
     var connections: Int
     /// How long the connections of a signing key other than the settings' stay open with nothing to send.
     var keyIdleLifetime: Duration = .seconds(600)
+    /// Where broadcasts and channel management requests go.
+    var channels: APNsClient.ChannelEndpoints = .apple
 
     /// Values given as flags; each wins over its environment variable. Nil means "not given".
     struct Flags: Sendable, Equatable {
@@ -112,12 +116,41 @@ struct APNsSettings: Sendable, Equatable {
             sandbox: try endpoint(for: .sandbox, environment: environment, flags: flags),
             production: try endpoint(for: .production, environment: environment, flags: flags),
             caFile: value(flags.caFile, "HERALD_APNS_CA_FILE"),
-            connections: max(1, connections), keyIdleLifetime: keyIdleLifetime)
+            connections: max(1, connections), keyIdleLifetime: keyIdleLifetime,
+            channels: try channelEndpoints(environment: environment))
     }
 
     /// The server for `environment`.
     func endpoint(for environment: APNsEnvironment) -> APNsEndpoint {
         environment == .production ? production : sandbox
+    }
+
+    /// Each broadcast and management host from its variable, else `HERALD_APNS_HOST`/`HERALD_APNS_PORT` (one host
+    /// standing in for all of Apple's, like `apns-mock`), else Apple's.
+    private static func channelEndpoints(environment: [String: String]) throws(APNsSettingsError)
+        -> APNsClient.ChannelEndpoints
+    {
+        let apple = APNsClient.ChannelEndpoints.apple
+        var shared: APNsEndpoint?
+        if let host = environment["HERALD_APNS_HOST"], !host.isEmpty {
+            var port = 443
+            if let text = environment["HERALD_APNS_PORT"], !text.isEmpty {
+                guard let parsed = Int(text), (1...65535).contains(parsed) else {
+                    throw .malformed(variable: "HERALD_APNS_PORT", value: text)
+                }
+                port = parsed
+            }
+            shared = APNsEndpoint(host: host, port: port)
+        }
+        func endpoint(_ variable: String, _ fallback: APNsEndpoint) throws(APNsSettingsError) -> APNsEndpoint {
+            if let url = environment[variable], !url.isEmpty { return try parseURL(url, variable: variable) }
+            return shared ?? fallback
+        }
+        return APNsClient.ChannelEndpoints(
+            broadcastSandbox: try endpoint("HERALD_APNS_BROADCAST_SANDBOX_URL", apple.broadcastSandbox),
+            broadcastProduction: try endpoint("HERALD_APNS_BROADCAST_PRODUCTION_URL", apple.broadcastProduction),
+            managementSandbox: try endpoint("HERALD_APNS_CHANNELS_SANDBOX_URL", apple.managementSandbox),
+            managementProduction: try endpoint("HERALD_APNS_CHANNELS_PRODUCTION_URL", apple.managementProduction))
     }
 
     /// Flags beat the environment as a whole layer; inside a layer, an environment's own URL beats the

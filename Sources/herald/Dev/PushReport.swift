@@ -19,9 +19,14 @@ enum PushReport {
         case .stall:
             apnsID = request.header("apns-id") ?? "-"
             answer = "not answered"
+        case .answer(let status, let headers, _):
+            apnsID = headers["apns-request-id"] ?? "-"
+            answer = "answered \(status)"
         }
+        let what =
+            request.path?.hasPrefix("/3/") == false ? "\(request.method ?? "-") \(request.path ?? "-")" : "a push"
         var fields = [
-            "apns-mock received a push at \(time)", "apns-id \(apnsID)",
+            "apns-mock received \(what) at \(time)", "apns-id \(apnsID)",
             "topic \(request.header("apns-topic") ?? "-")", "type \(request.header("apns-push-type") ?? "-")",
         ]
         if let title = alertTitle(request.body) { fields.append("title \"\(title)\"") }
