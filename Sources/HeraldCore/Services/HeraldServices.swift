@@ -1,3 +1,4 @@
+public import APNsCore
 public import Postgres
 
 /// The domain services the HTTP API calls, on one database pool.
@@ -14,11 +15,15 @@ public struct HeraldServices: Sendable {
     public let apps: AppStore
     public let signingKeys: SigningKeyStore
     public let liveActivities: LiveActivityTokenStore
+    /// The broadcast channels on record and their broadcasts, readable in any process.
+    public let channelStore: BroadcastChannelStore
+    /// Broadcast channels, in a process that sends to APNs; `nil` otherwise.
+    public let channels: BroadcastChannels?
     /// Woken after each accepted notification so expansion starts at once in this process; `nil` when another
     /// process expands.
     public let expansion: ExpansionLoop?
 
-    public init(client: PostgresClient, expansion: ExpansionLoop?) {
+    public init(client: PostgresClient, expansion: ExpansionLoop?, apns: (any APNsTransport)? = nil) {
         self.client = client
         directory = Directory(client: client)
         devices = DeviceStore(client: client)
@@ -30,6 +35,8 @@ public struct HeraldServices: Sendable {
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)
         liveActivities = LiveActivityTokenStore(client: client)
+        channelStore = BroadcastChannelStore(client: client)
+        channels = apns.map { BroadcastChannels(client: client, apns: $0) }
         self.expansion = expansion
     }
 

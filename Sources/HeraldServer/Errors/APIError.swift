@@ -13,6 +13,8 @@ public enum APIErrorCode: String, Sendable, Codable {
     case payloadTooLarge = "payload_too_large"
     case methodNotAllowed = "method_not_allowed"
     case unavailable
+    /// Apple refused what Herald asked for the caller (a broadcast, a channel operation): 502, reason in the message.
+    case apnsRefused = "apns_refused"
     case internalError = "internal_error"
 }
 

@@ -45,6 +45,13 @@ enum LiveActivityRequest {
 
     /// `POST /activities/{activityId}/events`.
     static func update(_ body: JSONObject, activity: ExternalID, now: Date) throws(APIError) -> LiveActivityUpdate {
+        let update = try updateFields(body, activity: activity)
+        try JSONObject.domain { () throws(DomainError) in try update.validate(at: now) }
+        return update
+    }
+
+    /// The fields an update or end has, whether it goes to an activity's tokens or to a broadcast channel.
+    static func updateFields(_ body: JSONObject, activity: ExternalID) throws(APIError) -> LiveActivityUpdate {
         try body.allowOnly([
             "event", "contentState", "alert", "staleDate", "dismissalDate", "relevanceScore", "priority",
             "expiration",
@@ -60,7 +67,6 @@ enum LiveActivityRequest {
         update.relevanceScore = try number(body, "relevanceScore")
         update.priority = try priority(body) ?? .powerConsidered
         update.expiration = try body.date("expiration")
-        try JSONObject.domain { () throws(DomainError) in try update.validate(at: now) }
         return update
     }
 

@@ -44,8 +44,9 @@ struct DevAPNs {
         try server.certificateAuthority.writeCACertificate(to: caFile.path)
         try await server.start()
         let mockURL = "https://127.0.0.1:\(server.port)"
+        // Broadcasts and channel management go to the mock too.
         let settings = try APNsSettings.resolve(
-            environment: [:],
+            environment: ["HERALD_APNS_HOST": "127.0.0.1", "HERALD_APNS_PORT": String(server.port)],
             flags: .init(
                 keyID: key.keyID, teamID: teamID, keyPath: key.path, bundleID: bundleID, production: false,
                 sandboxURL: mockURL, productionURL: mockURL, caFile: caFile.path, connections: 1))

@@ -25,7 +25,8 @@ struct Gateway {
         self.settings = settings
         services = HeraldServices(
             client: client,
-            expansion: listener.map { ExpansionLoop(client: client, listenerConfiguration: $0, logger: logger) })
+            expansion: listener.map { ExpansionLoop(client: client, listenerConfiguration: $0, logger: logger) },
+            apns: delivery?.router)
         self.delivery = delivery
         self.logger = logger
     }

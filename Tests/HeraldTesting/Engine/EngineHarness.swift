@@ -131,6 +131,10 @@ public struct EngineHarness: Sendable {
             "APNS_KEY_PATH": keyFile, "APNS_BUNDLE_ID": Self.bundleID,
             "HERALD_APNS_SANDBOX_URL": "https://127.0.0.1:\(sandbox.port)",
             "HERALD_APNS_PRODUCTION_URL": "https://127.0.0.1:\(production.port)",
+            "HERALD_APNS_BROADCAST_SANDBOX_URL": "https://127.0.0.1:\(sandbox.port)",
+            "HERALD_APNS_BROADCAST_PRODUCTION_URL": "https://127.0.0.1:\(production.port)",
+            "HERALD_APNS_CHANNELS_SANDBOX_URL": "https://127.0.0.1:\(sandbox.port)",
+            "HERALD_APNS_CHANNELS_PRODUCTION_URL": "https://127.0.0.1:\(production.port)",
             "HERALD_APNS_CA_FILE": caFiles[0],
         ]
     }

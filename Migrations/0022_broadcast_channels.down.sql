@@ -1,0 +1,2 @@
+DROP TABLE channel_broadcasts;
+DROP TABLE broadcast_channels;

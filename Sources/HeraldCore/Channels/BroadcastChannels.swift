@@ -1,0 +1,118 @@
+public import APNsCore
+public import Foundation
+public import Postgres
+
+/// Why Apple did not do what a channel request asked.
+public enum ChannelFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Apple refused with this status and reason (`ChannelNotRegistered`, `CannotCreateChannelConfig`,
+    /// `FeatureNotEnabled`, …).
+    case refused(status: Int, reason: APNsReason)
+    /// No answer came from Apple.
+    case unavailable(String)
+
+    public var description: String {
+        switch self {
+        case .refused(let status, let reason): "APNs refused with \(status) \(reason.name)"
+        case .unavailable(let why): "APNs did not answer: \(why)"
+        }
+    }
+}
+
+/// Broadcast channels through Apple's channel management API, and broadcasts to them: one APNs request each,
+/// whatever the number of subscribers, and one log row each with Apple's answer.
+public struct BroadcastChannels: Sendable {
+    public let store: BroadcastChannelStore
+    private let apps: AppStore
+    private let apns: any APNsTransport
+
+    public init(client: PostgresClient, apns: any APNsTransport) {
+        store = BroadcastChannelStore(client: client)
+        apps = AppStore(client: client)
+        self.apns = apns
+    }
+
+    /// Makes a channel with Apple for `app` and records it.
+    /// - Throws: ``DomainError`` `.notFound` (field `appId`) for an app outside `scope`; ``ChannelFailure``.
+    public func create(
+        app appID: ExternalID, environment: PushEnvironment?, policy: MessageStoragePolicy, in scope: AppScope
+    ) async throws -> BroadcastChannel {
+        guard scope.admits(appID), let app = try await apps.app(appID) else {
+            throw DomainError.notFound("no app has this id", field: "appId")
+        }
+        let environment = environment ?? app.defaultEnvironment
+        let request = try PushRequest(channelOperation: .create(policy), bundleID: app.bundleID)
+        let receipt = try await send(request, environment)
+        guard let id = receipt.channelID else {
+            throw ChannelFailure.unavailable("Apple created a channel without answering its apns-channel-id")
+        }
+        return try await store.insert(id, app: appID, environment: environment, policy: policy)
+    }
+
+    /// Deletes the channel at Apple (one Apple no longer knows counts as deleted) and forgets it.
+    /// - Returns: whether a channel `id` was in `scope`.
+    /// - Throws: ``ChannelFailure``.
+    public func delete(_ id: UUID, in scope: AppScope) async throws -> Bool {
+        guard let channel = try await store.channel(id, in: scope), let app = try await apps.app(channel.app) else {
+            return false
+        }
+        do {
+            _ = try await send(
+                try PushRequest(channelOperation: .delete(channel.apnsChannelID), bundleID: app.bundleID),
+                channel.environment)
+        } catch ChannelFailure.refused(_, .channelNotRegistered) {}
+        try await store.delete(id)
+        return true
+    }
+
+    /// Sends `broadcast` to channel `id` as one APNs request and logs it.
+    /// - Returns: the log row, or nil when no channel `id` is in `scope`.
+    /// - Throws: ``DomainError`` `.invalid` for an expiration the channel's policy refuses; ``ChannelFailure``
+    ///   after logging it.
+    public func broadcast(
+        _ broadcast: ChannelBroadcast, to id: UUID, apiKeyID: UUID?, in scope: AppScope
+    ) async throws -> ChannelBroadcastRecord? {
+        guard let channel = try await store.channel(id, in: scope), let app = try await apps.app(channel.app) else {
+            return nil
+        }
+        let now = Date()
+        let request = try PushRequest(
+            channel: channel.apnsChannelID, bundleID: app.bundleID, priority: broadcast.priority,
+            expiration: try broadcast.expiration(for: channel.storagePolicy, now: now),
+            payload: broadcast.payload(at: now))
+        let started = ContinuousClock.now
+        let result = try await apns.send(
+            request, environment: channel.environment == .production ? .production : .sandbox)
+        let elapsed = ContinuousClock.now - started
+        var record = ChannelBroadcastRecord(
+            id: request.apnsID.uuid, channel: channel.apnsChannelID, event: broadcast.event, status: "sent",
+            httpStatus: 200,
+            reason: nil, uniqueID: nil,
+            latencyMs: Double(elapsed.components.attoseconds) / 1e15
+                + Double(elapsed.components.seconds) * 1000, createdAt: now)
+        var failure: ChannelFailure?
+        switch result {
+        case .accepted(let receipt): record.uniqueID = receipt.uniqueID
+        case .rejected(let rejection):
+            record.status = "failed"
+            record.httpStatus = rejection.status
+            record.reason = rejection.reason.name
+            failure = .refused(status: rejection.status, reason: rejection.reason)
+        case .failed(let transport):
+            record.status = "failed"
+            record.httpStatus = nil
+            record.reason = transport.description
+            failure = .unavailable(transport.description)
+        }
+        try await store.record(record, app: channel.app, apiKeyID: apiKeyID)
+        if let failure { throw failure }
+        return record
+    }
+
+    private func send(_ request: PushRequest, _ environment: PushEnvironment) async throws -> PushReceipt {
+        switch try await apns.send(request, environment: environment == .production ? .production : .sandbox) {
+        case .accepted(let receipt): return receipt
+        case .rejected(let rejection): throw ChannelFailure.refused(status: rejection.status, reason: rejection.reason)
+        case .failed(let failure): throw ChannelFailure.unavailable(failure.description)
+        }
+    }
+}
