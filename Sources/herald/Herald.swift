@@ -9,7 +9,7 @@ struct Herald: AsyncParsableCommand {
         abstract: "Herald, a self-hosted push-notification gateway for Apple devices.",
         subcommands: [
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, KeysCommand.self, AppsCommand.self,
-            APNsKeysCommand.self, PushCommand.self,
+            APNsKeysCommand.self, ChannelsCommand.self, PushCommand.self,
             DeliveriesCommand.self, LogsCommand.self, PruneCommand.self, DevCommand.self,
         ])
 

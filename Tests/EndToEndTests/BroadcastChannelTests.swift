@@ -2,6 +2,7 @@ import APNsMock
 import Foundation
 import FoundationNetworking
 import HeraldTesting
+import LocalServices
 import Postgres
 import Testing
 
@@ -69,6 +70,19 @@ extension Networked {
             #expect(
                 try await call("POST", "/channels/\(channel)/broadcasts", #"{"event":"end","contentState":{}}"#).0
                     == 404)
+
+            // The same from the command line, through the key of the app's team.
+            let environment = try harness.heraldEnvironment(keyFile: keyFile)
+            let made = try await BuiltProgram.herald.run(
+                ["channels", "create", "--app", "default", "--storage-policy", "1"], environment: environment)
+            #expect(made.status == 0 && harness.sandbox.channelCount == 2, "\(made.output)")
+            let cliChannel = try #require(
+                made.output.split(separator: "\n").first { $0.hasPrefix("created ") }?.split(separator: " ")[1])
+            let cliList = try await BuiltProgram.herald.run(["channels", "list"], environment: environment)
+            #expect(cliList.output.contains(cliChannel))
+            let removed = try await BuiltProgram.herald.run(
+                ["channels", "delete", String(cliChannel)], environment: environment)
+            #expect(removed.status == 0 && harness.sandbox.channelCount == 1, "\(removed.output)")
 
             // Apple's refusals, typed: a channel it no longer knows, its limit, a capability not enabled.
             try await harness.client.execute(
