@@ -7,12 +7,23 @@ public enum ChannelFailure: Error, Sendable, Equatable, CustomStringConvertible 
     /// Apple refused with this status and reason (`ChannelNotRegistered`, `CannotCreateChannelConfig`,
     /// `FeatureNotEnabled`, …).
     case refused(status: Int, reason: APNsReason)
+    /// No active signing key of the app's team may sign for it.
+    case noSigningKey(String)
     /// No answer came from Apple.
     case unavailable(String)
+
+    init(_ failure: TransportFailure) {
+        if case .noSigningKey(let why) = failure {
+            self = .noSigningKey(why)
+        } else {
+            self = .unavailable(failure.description)
+        }
+    }
 
     public var description: String {
         switch self {
         case .refused(let status, let reason): "APNs refused with \(status) \(reason.name)"
+        case .noSigningKey(let why): why
         case .unavailable(let why): "APNs did not answer: \(why)"
         }
     }
@@ -101,7 +112,7 @@ public struct BroadcastChannels: Sendable {
             record.status = "failed"
             record.httpStatus = nil
             record.reason = transport.description
-            failure = .unavailable(transport.description)
+            failure = ChannelFailure(transport)
         }
         try await store.record(record, app: channel.app, apiKeyID: apiKeyID)
         if let failure { throw failure }
@@ -112,7 +123,7 @@ public struct BroadcastChannels: Sendable {
         switch try await apns.send(request, environment: environment == .production ? .production : .sandbox) {
         case .accepted(let receipt): return receipt
         case .rejected(let rejection): throw ChannelFailure.refused(status: rejection.status, reason: rejection.reason)
-        case .failed(let failure): throw ChannelFailure.unavailable(failure.description)
+        case .failed(let failure): throw ChannelFailure(failure)
         }
     }
 }

@@ -3,8 +3,8 @@ import HTTPTypes
 import HeraldCore
 
 extension ChannelFailure {
-    /// Apple's refusals a caller can act on are 409s that say what to do; other refusals are 502 `apns_refused`
-    /// with Apple's reason; no answer is a 503.
+    /// Apple's refusals a caller can act on, and a missing signing key, are 409s that say what to do; other
+    /// refusals are 502 `apns_refused` with Apple's reason; no answer is a 503.
     var apiError: APIError {
         switch self {
         case .refused(_, .cannotCreateChannelConfig):
@@ -21,6 +21,8 @@ extension ChannelFailure {
                 field: "channelId")
         case .refused(let status, let reason):
             APIError(.badGateway, .apnsRefused, "APNs refused the request with \(status) \(reason.name)")
+        case .noSigningKey(let why):
+            APIError(.conflict, .conflict, "\(why): add a signing key of the app's team (herald apns-keys add)")
         case .unavailable(let why):
             APIError(.serviceUnavailable, .unavailable, "APNs did not answer: \(why)")
         }
