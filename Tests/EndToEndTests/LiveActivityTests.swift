@@ -130,6 +130,26 @@ extension Networked {
             #expect(reload.header("apns-topic") == EngineHarness.bundleID + ".push-type.widgets")
             #expect(String(decoding: reload.body, as: UTF8.self) == #"{"aps":{"content-changed":true}}"#)
 
+            // Every other push type reaches the mock on its own topic suffix, with the priority asked for.
+            let suffixes = [
+                "alert": "", "background": "", "voip": ".voip", "complication": ".complication",
+                "fileprovider": ".pushkit.fileprovider", "location": ".location-query", "pushtotalk": ".voip-ptt",
+                "controls": ".push-type.controls",
+            ]
+            for (type, suffix) in suffixes.sorted(by: { $0.key < $1.key }) {
+                let before = harness.sandbox.recordedRequests.filter { $0.deviceToken == deviceToken }.count
+                let sent = try await call(
+                    "POST", "/notifications",
+                    #"{"userIds":["ann"],"pushType":"\#(type)","priority":5,"contentAvailable":true,"alert":{"body":"x"}}"#
+                )
+                #expect(sent.0 == 202, "\(type): \(sent.1)")
+                let arrived = try await Self.request(to: deviceToken, in: harness, number: before + 1)
+                #expect(arrived.header("apns-push-type") == type)
+                #expect(arrived.header("apns-topic") == EngineHarness.bundleID + suffix, "\(type)")
+                #expect(arrived.header("apns-priority") == "5")
+                if case .accept = arrived.verdict {} else { Issue.record("\(type): \(arrived.verdict)") }
+            }
+
             let mdm = try await call("POST", "/notifications", #"{"userIds":["ann"],"pushType":"mdm"}"#)
             #expect(mdm.0 == 422 && mdm.1.contains("certificate"), "\(mdm.1)")
             _ = await server.stop()
