@@ -75,7 +75,7 @@ extension Networked {
             let environment = try harness.heraldEnvironment(keyFile: keyFile)
             let made = try await BuiltProgram.herald.run(
                 ["channels", "create", "--app", "default", "--storage-policy", "1"], environment: environment)
-            #expect(made.status == 0 && harness.sandbox.channelCount == 2, "\(made.output)")
+            #expect(made.status == 0 && harness.sandbox.channelCount == 2, "\(made.status) \(made.output)")
             let cliChannel = try #require(
                 made.output.split(separator: "\n").first { $0.hasPrefix("created ") }?.split(separator: " ")[1])
             let cliList = try await BuiltProgram.herald.run(["channels", "list"], environment: environment)

@@ -77,7 +77,8 @@ private func describe(_ channel: BroadcastChannel) -> String {
         + "created \(channel.createdAt.formatted(.iso8601))"
 }
 
-/// Runs `body` with channels sent through the key router (each app's team key), then stops its connections.
+/// Runs `body` with channels sent through the key router (each app's team key, with the fleet's provider token),
+/// then stops its connections.
 private func withChannels(
     database: DatabaseOptions, apns: APNsOptions, _ body: (BroadcastChannels) async throws -> Void
 ) async throws {
@@ -86,8 +87,12 @@ private func withChannels(
     let settings = try configuration.requireAPNs()
     let client = try configuration.oneSessionClient(label: "herald.channels")
     try await client.closing {
-        let defaultClient = try settings.makeClient(
-            tokens: try settings.makeTokenSource(logger: logger), logger: logger)
+        let source = try settings.makeTokenSource(logger: logger)
+        // The fleet's provider token, as every delivering process uses: a token of this process's own could make
+        // Apple refuse the key's next update (TooManyProviderTokenUpdates) for the whole fleet.
+        try await ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
+            .synchronize()
+        let defaultClient = try settings.makeClient(tokens: source, logger: logger)
         let router = KeyRouter(
             defaultClient: defaultClient, settings: settings, database: client, masterKey: configuration.masterKey,
             metrics: NOOPMetricsHandler.instance, logger: logger)
