@@ -5,13 +5,7 @@ extension MockRequestValidator {
     /// (`/1/apps/<bundle id>/channels`, `/1/apps/<bundle id>/all-channels`), by Apple's documented rules.
     func channelVerdict(for head: Head, body: [UInt8]) -> MockVerdict {
         guard let path = head.path else { return reject(404, "BadPath") }
-        switch tokens.verify(authorization: head.value("authorization")) {
-        case .valid: break
-        case .missing: return reject(403, "MissingProviderToken")
-        case .invalid: return reject(403, "InvalidProviderToken")
-        case .expired: return reject(403, "ExpiredProviderToken")
-        case .tooManyUpdates: return reject(429, "TooManyProviderTokenUpdates")
-        }
+        if let refusal = tokenRefusal(head) { return refusal }
         if let id = head.value("apns-request-id"), UUID(uuidString: id) == nil { return reject(400, "BadMessageId") }
         let requestID = head.value("apns-request-id")?.lowercased() ?? UUID().uuidString.lowercased()
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

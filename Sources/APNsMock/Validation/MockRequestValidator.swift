@@ -40,13 +40,7 @@ struct MockRequestValidator: Sendable {
         where head.values(name).count > 1 {
             return reject(400, "DuplicateHeaders")
         }
-        switch tokens.verify(authorization: head.value("authorization")) {
-        case .valid: break
-        case .missing: return reject(403, "MissingProviderToken")
-        case .invalid: return reject(403, "InvalidProviderToken")
-        case .expired: return reject(403, "ExpiredProviderToken")
-        case .tooManyUpdates: return reject(429, "TooManyProviderTokenUpdates")
-        }
+        if let refusal = tokenRefusal(head) { return refusal }
         if let id = head.value("apns-id"), UUID(uuidString: id) == nil { return reject(400, "BadMessageId") }
         guard let pushType = head.value("apns-push-type"), let suffix = Self.topicSuffixes[pushType] else {
             return reject(400, "InvalidPushType")
@@ -71,6 +65,17 @@ struct MockRequestValidator: Sendable {
         guard head.bodyCount > 0 else { return reject(400, "PayloadEmpty") }
         guard head.bodyCount <= (pushType == "voip" ? 5120 : 4096) else { return reject(413, "PayloadTooLarge") }
         return .accept(apnsID: head.value("apns-id")?.lowercased() ?? UUID().uuidString.lowercased())
+    }
+
+    /// Apple's answer to a missing, invalid, expired or too recently replaced provider token; nil for a good one.
+    func tokenRefusal(_ head: Head) -> MockVerdict? {
+        switch tokens.verify(authorization: head.value("authorization")) {
+        case .valid: nil
+        case .missing: reject(403, "MissingProviderToken")
+        case .invalid: reject(403, "InvalidProviderToken")
+        case .expired: reject(403, "ExpiredProviderToken")
+        case .tooManyUpdates: reject(429, "TooManyProviderTokenUpdates")
+        }
     }
 
     func reject(_ status: Int, _ reason: String) -> MockVerdict {

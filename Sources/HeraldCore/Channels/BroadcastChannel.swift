@@ -28,38 +28,11 @@ public struct ChannelBroadcastRecord: Sendable, Equatable {
     public var createdAt: Date
 }
 
-/// A broadcast's content: an update or the end of every Live Activity subscribed to the channel (Apple does not
-/// start activities by broadcast).
-public struct ChannelBroadcast: Sendable, Equatable {
-    public var event: LiveActivityUpdate.Event
-    public var contentState: [String: JSONValue]
-    public var alert: Alert?
-    public var staleDate: Date?
-    public var dismissalDate: Date?
-    public var relevanceScore: Double?
-    public var priority: PushPriority = .powerConsidered
-    /// For a channel that keeps the most recent broadcast: when Apple may drop it (at most 8 hours ahead;
-    /// default 8 hours). A channel that stores nothing always sends expiration 0.
-    public var expiration: Date?
-
-    public init(event: LiveActivityUpdate.Event, contentState: [String: JSONValue]) {
-        self.event = event
-        self.contentState = contentState
-    }
-
-    /// The payload, stamped with `now`.
-    public func payload(at now: Date) -> Payload {
-        var update = LiveActivityUpdate(activity: ExternalID("broadcast")!, event: event, contentState: contentState)
-        update.alert = alert
-        update.staleDate = staleDate
-        update.dismissalDate = dismissalDate
-        update.relevanceScore = relevanceScore
-        return update.payload(at: now)
-    }
-
-    /// The `apns-expiration` Apple requires for a channel of `policy`.
+extension LiveActivityUpdate {
+    /// The `apns-expiration` Apple requires of a broadcast to a channel of `policy`: 0 for a channel that stores
+    /// nothing, else ``expiration`` or 8 hours ahead (at most 8 hours).
     /// - Throws: ``DomainError`` `.invalid` (field `expiration`) for an expiration a channel of `policy` refuses.
-    public func expiration(for policy: MessageStoragePolicy, now: Date) throws(DomainError) -> PushExpiration {
+    public func broadcastExpiration(for policy: MessageStoragePolicy, now: Date) throws(DomainError) -> PushExpiration {
         switch policy {
         case .noStorage:
             guard expiration == nil else {
@@ -77,14 +50,10 @@ public struct ChannelBroadcast: Sendable, Equatable {
         }
     }
 
+    /// The rules of a broadcast: those of any update, and Apple's 5120 bytes.
     /// - Throws: ``DomainError`` `.invalid` naming the field.
-    public func validate(at now: Date) throws(DomainError) {
-        if dismissalDate != nil, event != .end {
-            throw .invalid("only an end has a dismissal date", field: "dismissalDate")
-        }
-        guard let size = try? payload(at: now).encoded().count, size <= PushRequest.broadcastPayloadLimit else {
-            throw .invalid(
-                "the payload is larger than APNs' \(PushRequest.broadcastPayloadLimit) bytes", field: "contentState")
-        }
+    public func validateAsBroadcast(at now: Date) throws(DomainError) {
+        try checkDismissal()
+        try LiveActivityTime.checkSize(payload(at: now), limit: PushRequest.broadcastPayloadLimit)
     }
 }

@@ -80,7 +80,7 @@ public struct BroadcastChannels: Sendable {
     /// - Throws: ``DomainError`` `.invalid` for an expiration the channel's policy refuses; ``ChannelFailure``
     ///   after logging it.
     public func broadcast(
-        _ broadcast: ChannelBroadcast, to id: UUID, apiKeyID: UUID?, in scope: AppScope
+        _ broadcast: LiveActivityUpdate, to id: UUID, apiKeyID: UUID?, in scope: AppScope
     ) async throws -> ChannelBroadcastRecord? {
         guard let channel = try await store.channel(id, in: scope), let app = try await apps.app(channel.app) else {
             return nil
@@ -88,7 +88,7 @@ public struct BroadcastChannels: Sendable {
         let now = Date()
         let request = try PushRequest(
             channel: channel.apnsChannelID, bundleID: app.bundleID, priority: broadcast.priority,
-            expiration: try broadcast.expiration(for: channel.storagePolicy, now: now),
+            expiration: try broadcast.broadcastExpiration(for: channel.storagePolicy, now: now),
             payload: broadcast.payload(at: now))
         let started = ContinuousClock.now
         let result = try await apns.send(

@@ -66,14 +66,13 @@ public struct LiveActivityStart: Sendable, Equatable {
     }
 }
 
-/// An update or the end of a running Live Activity (`POST /activities/{activityId}/events`), sent to the update
-/// tokens its app reported for it.
+/// An update or the end of running Live Activities: sent to the update tokens the app reported for one activity
+/// (`POST /activities/{activityId}/events`), or broadcast to every activity subscribed to a channel.
 public struct LiveActivityUpdate: Sendable, Equatable {
     public enum Event: String, Sendable, CaseIterable {
         case update, end
     }
 
-    public var activity: ExternalID
     public var event: Event
     public var contentState: [String: JSONValue]
     public var alert: Alert?
@@ -82,10 +81,11 @@ public struct LiveActivityUpdate: Sendable, Equatable {
     public var dismissalDate: Date?
     public var relevanceScore: Double?
     public var priority: PushPriority = .powerConsidered
+    /// When Apple may drop the update if it cannot deliver it (for a broadcast, see
+    /// ``broadcastExpiration(for:now:)``).
     public var expiration: Date?
 
-    public init(activity: ExternalID, event: Event, contentState: [String: JSONValue]) {
-        self.activity = activity
+    public init(event: Event, contentState: [String: JSONValue]) {
         self.event = event
         self.contentState = contentState
     }
@@ -99,13 +99,18 @@ public struct LiveActivityUpdate: Sendable, Equatable {
                 dismissalDate: dismissalDate.map(LiveActivityTime.seconds)))
     }
 
+    /// The rules of an update to an activity's tokens.
     /// - Throws: ``DomainError`` `.invalid` naming the field.
     public func validate(at now: Date) throws(DomainError) {
+        try checkDismissal()
+        try LiveActivityTime.checkExpiration(expiration, now: now)
+        try LiveActivityTime.checkSize(payload(at: now))
+    }
+
+    func checkDismissal() throws(DomainError) {
         if dismissalDate != nil, event != .end {
             throw .invalid("only an end has a dismissal date", field: "dismissalDate")
         }
-        try LiveActivityTime.checkExpiration(expiration, now: now)
-        try LiveActivityTime.checkSize(payload(at: now))
     }
 }
 
@@ -123,8 +128,7 @@ enum LiveActivityTime {
         if let expiration, expiration <= now { throw .invalid("must be in the future", field: "expiration") }
     }
 
-    static func checkSize(_ payload: Payload) throws(DomainError) {
-        let limit = PushType.liveActivity.payloadLimit
+    static func checkSize(_ payload: Payload, limit: Int = PushType.liveActivity.payloadLimit) throws(DomainError) {
         guard let size = try? payload.encoded().count, size <= limit else {
             throw .invalid("the payload is larger than APNs' \(limit) bytes", field: "contentState")
         }

@@ -17,12 +17,12 @@ extension NotificationDraft {
 
     /// An update or end of a running activity: its update tokens. The user keeps the activity on screen, so
     /// toggles for notifications do not hold its updates back.
-    public init(update: LiveActivityUpdate, app: ExternalID?, at now: Date) {
+    public init(update: LiveActivityUpdate, of activity: ExternalID, app: ExternalID?, at now: Date) {
         kind = .direct
         type = "liveactivity.\(update.event.rawValue)"
         message = NotificationMessage(
             payload: update.payload(at: now), pushType: .liveActivity, priority: update.priority)
-        targets = NotificationTargets(app: app, activity: update.activity)
+        targets = NotificationTargets(app: app, activity: activity)
         respectPreferences = false
         expiresAt = update.expiration
     }

@@ -11,18 +11,8 @@ enum DirectNotificationRequest {
             "respectPreferences", "appId",
         ])
         var direct = DirectNotification()
-        for (index, value) in (try body.array("userIds", maximum: 10_000) ?? []).enumerated() {
-            guard let text = value.stringValue, let id = ExternalID(text) else {
-                throw JSONObject.badID("userIds[\(index)]")
-            }
-            direct.userIDs.append(id)
-        }
-        for (index, value) in (try body.array("deviceIds", maximum: 10_000) ?? []).enumerated() {
-            guard let text = value.stringValue, let id = UUID(uuidString: text) else {
-                throw .validation("must be a UUID", field: "deviceIds[\(index)]")
-            }
-            direct.deviceIDs.append(id)
-        }
+        direct.userIDs = try body.externalIDs("userIds", maximum: 10_000)
+        direct.deviceIDs = try body.uuids("deviceIds", maximum: 10_000)
         direct.project = try body.externalID("projectId")
         if let type = try body.string("type") { direct.type = type }
         direct.alert = try body.alert("alert")

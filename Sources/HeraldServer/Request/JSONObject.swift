@@ -95,6 +95,30 @@ struct JSONObject {
         return strings
     }
 
+    /// An array of user (or other backend) ids; none when the key is absent.
+    func externalIDs(_ key: String, maximum: Int) throws(APIError) -> [ExternalID] {
+        var ids: [ExternalID] = []
+        for (index, value) in (try array(key, maximum: maximum) ?? []).enumerated() {
+            guard let text = value.stringValue, let id = ExternalID(text) else {
+                throw Self.badID("\(field(key))[\(index)]")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// An array of UUIDs (device ids); none when the key is absent.
+    func uuids(_ key: String, maximum: Int) throws(APIError) -> [UUID] {
+        var ids: [UUID] = []
+        for (index, value) in (try array(key, maximum: maximum) ?? []).enumerated() {
+            guard let text = value.stringValue, let id = UUID(uuidString: text) else {
+                throw .validation("must be a UUID", field: "\(field(key))[\(index)]")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
     func externalID(_ key: String) throws(APIError) -> ExternalID? {
         guard let text = try string(key) else { return nil }
         guard let id = ExternalID(text) else { throw Self.badID(field(key)) }

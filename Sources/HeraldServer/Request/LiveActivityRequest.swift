@@ -16,18 +16,8 @@ enum LiveActivityRequest {
         var start = LiveActivityStart(
             attributesType: try attributesType(body), attributes: try requiredObject(body, "attributes"),
             contentState: try requiredObject(body, "contentState"), alert: alert)
-        for (index, value) in (try body.array("userIds", maximum: 10_000) ?? []).enumerated() {
-            guard let text = value.stringValue, let id = ExternalID(text) else {
-                throw JSONObject.badID("userIds[\(index)]")
-            }
-            start.userIDs.append(id)
-        }
-        for (index, value) in (try body.array("deviceIds", maximum: 10_000) ?? []).enumerated() {
-            guard let text = value.stringValue, let id = UUID(uuidString: text) else {
-                throw .validation("must be a UUID", field: "deviceIds[\(index)]")
-            }
-            start.deviceIDs.append(id)
-        }
+        start.userIDs = try body.externalIDs("userIds", maximum: 10_000)
+        start.deviceIDs = try body.uuids("deviceIds", maximum: 10_000)
         start.app = try body.externalID("appId")
         start.staleDate = try body.date("staleDate")
         start.relevanceScore = try number(body, "relevanceScore")
@@ -44,14 +34,14 @@ enum LiveActivityRequest {
     }
 
     /// `POST /activities/{activityId}/events`.
-    static func update(_ body: JSONObject, activity: ExternalID, now: Date) throws(APIError) -> LiveActivityUpdate {
-        let update = try updateFields(body, activity: activity)
+    static func update(_ body: JSONObject, now: Date) throws(APIError) -> LiveActivityUpdate {
+        let update = try updateFields(body)
         try JSONObject.domain { () throws(DomainError) in try update.validate(at: now) }
         return update
     }
 
     /// The fields an update or end has, whether it goes to an activity's tokens or to a broadcast channel.
-    static func updateFields(_ body: JSONObject, activity: ExternalID) throws(APIError) -> LiveActivityUpdate {
+    static func updateFields(_ body: JSONObject) throws(APIError) -> LiveActivityUpdate {
         try body.allowOnly([
             "event", "contentState", "alert", "staleDate", "dismissalDate", "relevanceScore", "priority",
             "expiration",
@@ -59,8 +49,7 @@ enum LiveActivityRequest {
         guard let event = LiveActivityUpdate.Event(rawValue: try body.requiredString("event")) else {
             throw .validation("must be update or end", field: "event")
         }
-        var update = LiveActivityUpdate(
-            activity: activity, event: event, contentState: try requiredObject(body, "contentState"))
+        var update = LiveActivityUpdate(event: event, contentState: try requiredObject(body, "contentState"))
         update.alert = try body.alert("alert")
         update.staleDate = try body.date("staleDate")
         update.dismissalDate = try body.date("dismissalDate")

@@ -76,11 +76,12 @@ struct LiveActivityRoutes {
             let activity = try context.externalID("activityId")
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             let now = Date()
-            let update = try LiveActivityRequest.update(try JSONBody.object(bytes), activity: activity, now: now)
+            let update = try LiveActivityRequest.update(try JSONBody.object(bytes), now: now)
             let (found, app) = try await services.liveActivities.app(of: activity, in: context.appScope)
             guard found else { throw APIError.notFound("no running activity has this id", field: "activityId") }
             return try await outbox.accept(
-                NotificationDraft(update: update, app: context.appScope.app ?? app, at: now), request: request,
+                NotificationDraft(update: update, of: activity, app: context.appScope.app ?? app, at: now),
+                request: request,
                 body: bytes, key: key)
         }
     }
