@@ -19,6 +19,9 @@ import Testing
         var notificationB: String
     }
 
+    /// App B's broadcast channel.
+    static let channelB = UUID()
+
     static func world(_ api: API) async throws -> World {
         let harness = api.harness
         for (app, team) in [("a", "TEAM00000A"), ("b", "TEAM00000B")] {
@@ -57,6 +60,11 @@ import Testing
             .put, "/api/v1/activities/activity-b", headers: actingB,
             json: #"{"deviceId":"\#(deviceB)","attributesType":"Score","token":"\#(DeviceAPITests.hexToken())"}"#)
         #expect(activity.status == .created)
+        try await harness.client.execute(
+            """
+            INSERT INTO broadcast_channels (id, channel_id, app_id, environment, message_storage_policy)
+            SELECT \(channelB), 'Y2hhbm5lbEI=', id, 'sandbox', 0 FROM apps WHERE external_id = 'b'
+            """)
         let scheduled = try await api.call(
             .post, "/api/v1/notifications", headers: keyB,
             json: #"{"userIds":["alice"],"alert":{"body":"later"},"sendAt":"2099-01-01T00:00:00Z"}"#)
@@ -117,6 +125,13 @@ import Testing
                 ),
                 (.delete, "/api/v1/activities/activity-b", acting, nil),
                 (.post, "/api/v1/activities/activity-b/events", world.keyA, #"{"event":"end","contentState":{}}"#),
+                (.delete, "/api/v1/channels/\(Self.channelB)", world.keyA, nil),
+                (
+                    .post, "/api/v1/channels/\(Self.channelB)/broadcasts", world.keyA,
+                    #"{"event":"end","contentState":{}}"#
+                ),
+                (.get, "/api/v1/channels/\(Self.channelB)/broadcasts", world.readA, nil),
+                (.post, "/api/v1/channels", world.keyA, #"{"appId":"b","messageStoragePolicy":0}"#),
                 (
                     .post, "/api/v1/activities", world.keyA,
                     #"{"userIds":["alice"],"appId":"b","attributesType":"Score","attributes":{},"contentState":{},"alert":{"body":"b"}}"#
@@ -133,6 +148,10 @@ import Testing
             #expect(state == "scheduled")
 
             // What the key does see is its own app's, and nothing else.
+            let channels = try await api.call(.get, "/api/v1/channels", headers: world.readA)
+            #expect(channels.status == .ok && AppAPITests.list(channels.json?["channels"]).isEmpty)
+            let everyChannel = try await api.call(.get, "/api/v1/channels", headers: harness.admin())
+            #expect(AppAPITests.list(everyChannel.json?["channels"]).count == 1)
             let apps = try await api.call(.get, "/api/v1/apps", headers: world.keyA)
             #expect(AppAPITests.list(apps.json?["apps"]).compactMap { $0["id"]?.stringValue } == ["a"])
             let devices = try await api.call(.get, "/api/v1/devices", headers: acting)

@@ -13,7 +13,6 @@ struct ChannelRoutes {
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/channels", method: .post) { request, context in
             _ = try context.requireAPIKey(.admin)
-            let channels = try available()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["appId", "environment", "messageStoragePolicy"])
             guard let app = try context.appScope.narrow(try body.externalID("appId")) else {
@@ -33,6 +32,7 @@ struct ChannelRoutes {
                     "must be 0 (nothing stored) or 1 (the most recent broadcast kept up to 8 hours)",
                     field: "messageStoragePolicy")
             }
+            let channels = try available()
             let channel = try await Self.apple {
                 try await channels.create(app: app, environment: environment, policy: policy, in: context.appScope)
             }
@@ -45,8 +45,8 @@ struct ChannelRoutes {
         }
         router.on("/api/v1/channels/{channelId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
+            let id = try await visibleChannel(context)
             let channels = try available()
-            let id = try context.uuid("channelId")
             guard try await Self.apple({ try await channels.delete(id, in: context.appScope) }) else {
                 throw APIError.notFound("no channel has this id", field: "channelId")
             }
@@ -54,8 +54,8 @@ struct ChannelRoutes {
         }
         router.on("/api/v1/channels/{channelId}/broadcasts", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
+            let id = try await visibleChannel(context)
             let channels = try available()
-            let id = try context.uuid("channelId")
             let now = Date()
             let broadcast = try ChannelBroadcastRequest.parse(
                 try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize)), now: now)
@@ -75,6 +75,15 @@ struct ChannelRoutes {
             let records = try await store.broadcasts(to: channel.apnsChannelID, limit: 100)
             return BroadcastListResponse(broadcasts: records.map(BroadcastResponse.init))
         }
+    }
+
+    /// The path's channel id, when that channel is in the caller's scope; 404 otherwise, before anything else.
+    private func visibleChannel(_ context: HeraldRequestContext) async throws -> UUID {
+        let id = try context.uuid("channelId")
+        guard try await services.channelStore.channel(id, in: context.appScope) != nil else {
+            throw APIError.notFound("no channel has this id", field: "channelId")
+        }
+        return id
     }
 
     private func available() throws(APIError) -> BroadcastChannels {
