@@ -2,7 +2,9 @@ import APNs
 import APNsCore
 import ArgumentParser
 import Foundation
+import HeraldCore
 import Logging
+import Postgres
 
 /// `herald push`: sends one push and prints Apple's answer. Exits 0 only when Apple accepted it.
 struct PushCommand: AsyncParsableCommand {
@@ -16,6 +18,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var apns: APNsOptions
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Device token (hex).") var token: String
     @Option(help: "Alert body text.") var alert: String?
@@ -51,7 +54,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let heraldConfiguration = try HeraldConfiguration.resolve(apns: apns)
+        let heraldConfiguration = try HeraldConfiguration.resolve(database: database, apns: apns)
         var logger = heraldConfiguration.logger(label: "herald.push")
         // Its output is Apple's answer; routine connection notices would bury it.
         logger.logLevel = max(logger.logLevel, .warning)
@@ -69,8 +72,9 @@ struct PushCommand: AsyncParsableCommand {
         var configuration = settings.clientConfiguration(for: target)
         configuration.connectionCount = 1
         configuration.requestTimeout = .seconds(timeout)
-        let pool = try APNsConnectionPool(
-            configuration: configuration, tokens: try settings.makeTokenSource(logger: logger), logger: logger)
+        let tokens = try settings.makeTokenSource(logger: logger)
+        try await adoptFleetToken(tokens, configuration: heraldConfiguration, logger: logger)
+        let pool = try APNsConnectionPool(configuration: configuration, tokens: tokens, logger: logger)
         let runner = Task { await pool.run() }
         let result = try await pool.send(request)
         runner.cancel()
@@ -78,6 +82,29 @@ struct PushCommand: AsyncParsableCommand {
         print(Self.describe(result, environment: target, endpoint: configuration.endpoint))
         if case .accepted = result { return }
         throw ExitCode.failure
+    }
+
+    /// Signs with the provider token the fleet shares, read from the database, as every delivering process does:
+    /// a token of this process's own could make Apple refuse the key's next update (TooManyProviderTokenUpdates)
+    /// for the whole fleet. Without a database, it warns and signs its own.
+    private func adoptFleetToken(
+        _ tokens: ProviderTokenSource, configuration: HeraldConfiguration, logger: Logger
+    ) async throws {
+        guard configuration.database.url != nil else {
+            logger.warning(
+                """
+                no DATABASE_URL: signing a provider token of this process's own; if Herald is delivering with this \
+                key, Apple may refuse its next token update (TooManyProviderTokenUpdates)
+                """)
+            return
+        }
+        let client = try configuration.oneSessionClient(label: "herald.push")
+        try await client.closing {
+            try await ProviderTokenCoordinator(
+                store: ProviderTokenStore(client: client), source: tokens, logger: logger
+            )
+            .synchronize()
+        }
     }
 
     private func makeRequest(bundleID: String) throws -> PushRequest {
@@ -88,7 +115,7 @@ struct PushCommand: AsyncParsableCommand {
             expiration: expiration.map {
                 $0 == 0 ? PushExpiration.immediately : .at(Date(timeIntervalSince1970: TimeInterval($0)))
             },
-            collapse: collapseID.flatMap(CollapseID.init)
+            collapse: collapseID.flatMap { CollapseID($0) }
         )
         var typed = Payload()
         if let path = payload {
