@@ -108,11 +108,7 @@ final class MockStreamHandler: ChannelInboundHandler {
                 payload = context.channel.allocator.buffer(bytes: body)
             }
         }
-        context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: payload == nil))), promise: nil)
-        if let payload {
-            context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil)
-        }
-        context.flush()
+        // Recorded before the answer leaves: a client that has its answer must find the request recorded.
         let record =
             state.capturesRequests
             ? MockRecordedRequest(
@@ -120,6 +116,12 @@ final class MockStreamHandler: ChannelInboundHandler {
                 headers: head.headers, neverIndexedHeaders: neverIndexed, body: body,
                 verdict: verdict)
             : nil
-        connection.apply(state.responded(record))
+        let trigger = state.responded(record)
+        context.write(wrapOutboundOut(.headers(.init(headers: headers, endStream: payload == nil))), promise: nil)
+        if let payload {
+            context.write(wrapOutboundOut(.data(.init(data: .byteBuffer(payload), endStream: true))), promise: nil)
+        }
+        context.flush()
+        connection.apply(trigger)
     }
 }
