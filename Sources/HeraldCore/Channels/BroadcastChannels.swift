@@ -91,15 +91,13 @@ public struct BroadcastChannels: Sendable {
             expiration: try broadcast.broadcastExpiration(for: channel.storagePolicy, now: now),
             payload: broadcast.payload(at: now))
         let started = ContinuousClock.now
-        let result = try await apns.send(
-            request, environment: channel.environment == .production ? .production : .sandbox)
+        let result = try await apns.send(request, environment: channel.environment.apns)
         let elapsed = ContinuousClock.now - started
         var record = ChannelBroadcastRecord(
             id: request.apnsID.uuid, channel: channel.apnsChannelID, event: broadcast.event, status: "sent",
-            httpStatus: 200,
-            reason: nil, uniqueID: nil,
-            latencyMs: Double(elapsed.components.attoseconds) / 1e15
-                + Double(elapsed.components.seconds) * 1000, createdAt: now)
+            httpStatus: 200, reason: nil, uniqueID: nil,
+            latencyMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+            createdAt: now)
         var failure: ChannelFailure?
         switch result {
         case .accepted(let receipt): record.uniqueID = receipt.uniqueID
@@ -120,7 +118,7 @@ public struct BroadcastChannels: Sendable {
     }
 
     private func send(_ request: PushRequest, _ environment: PushEnvironment) async throws -> PushReceipt {
-        switch try await apns.send(request, environment: environment == .production ? .production : .sandbox) {
+        switch try await apns.send(request, environment: environment.apns) {
         case .accepted(let receipt): return receipt
         case .rejected(let rejection): throw ChannelFailure.refused(status: rejection.status, reason: rejection.reason)
         case .failed(let failure): throw ChannelFailure(failure)

@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         settings.userTokens = UserTokenVerifier(hmacSecret: http.userJWTSecret, publicKey: publicKey)
-        settings.defaultEnvironment = configuration.defaultEnvironment == .production ? .production : .sandbox
+        settings.defaultEnvironment = PushEnvironment(configuration.defaultEnvironment)
         settings.openAPIDocument = OpenAPIDocument.load()
         return settings
     }

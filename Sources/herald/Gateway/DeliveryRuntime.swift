@@ -84,7 +84,7 @@ struct SingleAppDefaults {
             if let bundleID = settings.bundleID {
                 let app = try await AppStore(client: client).defineDefault(
                     bundleID: bundleID, teamID: settings.teamID,
-                    environment: settings.defaultEnvironment == .production ? .production : .sandbox)
+                    environment: PushEnvironment(settings.defaultEnvironment))
                 logger.info("default app \(app.externalID) is \(app.bundleID) on team \(app.teamID)")
             }
             _ = try await SigningKeyStore(client: client).defineDefault(

@@ -179,7 +179,7 @@ final class KeyRouter: APNsTransport {
             guard state.loaded else { return nil }
             let bundleID = Self.bundleID(of: topic, among: state.teams.keys)
             let team = bundleID.flatMap { state.teams[$0] } ?? defaultKey.teamID
-            let pushEnvironment: PushEnvironment = environment == .production ? .production : .sandbox
+            let pushEnvironment = PushEnvironment(environment)
             for (key, until) in state.pausedUntil where until <= now {
                 state.pausedUntil[key] = nil
                 pausedGauge(key).record(0)
