@@ -59,31 +59,27 @@ public struct BroadcastChannels: Sendable {
         return try await store.insert(id, app: appID, environment: environment, policy: policy)
     }
 
-    /// Deletes the channel at Apple (one Apple no longer knows counts as deleted) and forgets it.
-    /// - Returns: whether a channel `id` was in `scope`.
+    /// Deletes `channel` at Apple (one Apple no longer knows counts as deleted) and forgets it.
     /// - Throws: ``ChannelFailure``.
-    public func delete(_ id: UUID, in scope: AppScope) async throws -> Bool {
-        guard let channel = try await store.channel(id, in: scope), let app = try await apps.app(channel.app) else {
-            return false
-        }
+    public func delete(_ channel: BroadcastChannel) async throws {
+        guard let app = try await apps.app(channel.app) else { return try await store.delete(channel.id) }
         do {
             _ = try await send(
                 try PushRequest(channelOperation: .delete(channel.apnsChannelID), bundleID: app.bundleID),
                 channel.environment)
         } catch ChannelFailure.refused(_, .channelNotRegistered) {}
-        try await store.delete(id)
-        return true
+        try await store.delete(channel.id)
     }
 
-    /// Sends `broadcast` to channel `id` as one APNs request and logs it.
-    /// - Returns: the log row, or nil when no channel `id` is in `scope`.
-    /// - Throws: ``DomainError`` `.invalid` for an expiration the channel's policy refuses; ``ChannelFailure``
-    ///   after logging it.
-    public func broadcast(
-        _ broadcast: LiveActivityUpdate, to id: UUID, apiKeyID: UUID?, in scope: AppScope
-    ) async throws -> ChannelBroadcastRecord? {
-        guard let channel = try await store.channel(id, in: scope), let app = try await apps.app(channel.app) else {
-            return nil
+    /// Sends `broadcast` to `channel` as one APNs request and logs it.
+    /// - Returns: the log row.
+    /// - Throws: ``DomainError`` `.invalid` for an expiration the channel's policy refuses, `.notFound` when its app
+    ///   is gone; ``ChannelFailure`` after logging it.
+    public func broadcast(_ broadcast: LiveActivityUpdate, to channel: BroadcastChannel, apiKeyID: UUID?)
+        async throws -> ChannelBroadcastRecord
+    {
+        guard let app = try await apps.app(channel.app) else {
+            throw DomainError.notFound("no channel has this id", field: "channelId")
         }
         let now = Date()
         let request = try PushRequest(

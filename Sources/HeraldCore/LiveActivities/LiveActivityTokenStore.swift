@@ -17,14 +17,16 @@ public struct LiveActivityTokenStore: Sendable {
         _ token: DeviceToken, attributesType: ActivityAttributesType, device: UUID, of user: ExternalID,
         in scope: AppScope
     ) async throws -> Bool? {
-        guard let parent = try await parent(device, of: user, in: scope) else { return nil }
-        return try await upsert(
+        try await upsert(
             """
             INSERT INTO device_tokens AS d (
                 user_id, token, platform, environment, topic, app_id, kind, parent_device_id, attributes_type)
             SELECT p.user_id, \(token.hex), p.platform, p.environment, p.topic, p.app_id, 'push_to_start', p.id,
                 \(attributesType.rawValue)
-            FROM device_tokens p WHERE p.id = \(parent)
+            FROM device_tokens p JOIN users u ON u.id = p.user_id
+            WHERE p.id = \(device) AND p.kind = 'device' AND p.is_active AND u.external_id = \(user.rawValue)
+              AND (\(scope.app?.rawValue)::text IS NULL
+                  OR p.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             ON CONFLICT (parent_device_id, attributes_type) WHERE kind = 'push_to_start' DO UPDATE
             SET token = EXCLUDED.token, environment = EXCLUDED.environment, topic = EXCLUDED.topic,
                 app_id = EXCLUDED.app_id, is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL,
@@ -41,15 +43,17 @@ public struct LiveActivityTokenStore: Sendable {
         _ activity: ExternalID, token: DeviceToken, attributesType: ActivityAttributesType, device: UUID,
         of user: ExternalID, in scope: AppScope
     ) async throws -> Bool? {
-        guard let parent = try await parent(device, of: user, in: scope) else { return nil }
-        return try await upsert(
+        try await upsert(
             """
             INSERT INTO device_tokens AS d (
                 user_id, token, platform, environment, topic, app_id, kind, parent_device_id, attributes_type,
                 activity_id)
             SELECT p.user_id, \(token.hex), p.platform, p.environment, p.topic, p.app_id, 'activity', p.id,
                 \(attributesType.rawValue), \(activity.rawValue)
-            FROM device_tokens p WHERE p.id = \(parent)
+            FROM device_tokens p JOIN users u ON u.id = p.user_id
+            WHERE p.id = \(device) AND p.kind = 'device' AND p.is_active AND u.external_id = \(user.rawValue)
+              AND (\(scope.app?.rawValue)::text IS NULL
+                  OR p.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             ON CONFLICT (activity_id, parent_device_id) WHERE kind = 'activity' DO UPDATE
             SET token = EXCLUDED.token, attributes_type = EXCLUDED.attributes_type, is_active = TRUE,
                 deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(), updated_at = now()
@@ -96,18 +100,6 @@ public struct LiveActivityTokenStore: Sendable {
             """)
         guard let row = rows.first else { return (false, nil) }
         return (true, try row.decode(column: 0, as: String?.self).flatMap(ExternalID.init))
-    }
-
-    /// `user`'s active device `device` in `scope`, whose user, app, environment and topic its tokens share.
-    private func parent(_ device: UUID, of user: ExternalID, in scope: AppScope) async throws -> UUID? {
-        try await client.query(
-            """
-            SELECT d.id FROM device_tokens d JOIN users u ON u.id = d.user_id
-            WHERE d.id = \(device) AND d.kind = 'device' AND d.is_active AND u.external_id = \(user.rawValue)
-              AND (\(scope.app?.rawValue)::text IS NULL
-                  OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
-            """
-        ).first?.decode(column: 0, as: UUID.self)
     }
 
     private func upsert(_ query: PostgresQuery) async throws -> Bool? {

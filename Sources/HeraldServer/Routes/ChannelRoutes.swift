@@ -45,45 +45,36 @@ struct ChannelRoutes {
         }
         router.on("/api/v1/channels/{channelId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.admin)
-            let id = try await visibleChannel(context)
+            let channel = try await visibleChannel(context)
             let channels = try available()
-            guard try await Self.apple({ try await channels.delete(id, in: context.appScope) }) else {
-                throw APIError.notFound("no channel has this id", field: "channelId")
-            }
+            try await Self.apple { try await channels.delete(channel) }
             return Response(status: .noContent)
         }
         router.on("/api/v1/channels/{channelId}/broadcasts", method: .post) { request, context in
             let key = try context.requireAPIKey(.send)
-            let id = try await visibleChannel(context)
+            let channel = try await visibleChannel(context)
             let channels = try available()
             let now = Date()
             let broadcast = try ChannelBroadcastRequest.parse(
                 try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize)), now: now)
-            guard
-                let record = try await Self.apple({
-                    try await channels.broadcast(broadcast, to: id, apiKeyID: key.id, in: context.appScope)
-                })
-            else { throw APIError.notFound("no channel has this id", field: "channelId") }
+            let record = try await Self.apple {
+                try await channels.broadcast(broadcast, to: channel, apiKeyID: key.id)
+            }
             return EditedResponse(status: .created, response: BroadcastResponse(record))
         }
         router.on("/api/v1/channels/{channelId}/broadcasts", method: .get) { request, context in
             _ = try context.requireAPIKey(.read)
-            let store = services.channelStore
-            guard let channel = try await store.channel(try context.uuid("channelId"), in: context.appScope) else {
-                throw APIError.notFound("no channel has this id", field: "channelId")
-            }
-            let records = try await store.broadcasts(to: channel.apnsChannelID, limit: 100)
+            let channel = try await visibleChannel(context)
+            let records = try await services.channelStore.broadcasts(to: channel.apnsChannelID, limit: 100)
             return BroadcastListResponse(broadcasts: records.map(BroadcastResponse.init))
         }
     }
 
-    /// The path's channel id, when that channel is in the caller's scope; 404 otherwise, before anything else.
-    private func visibleChannel(_ context: HeraldRequestContext) async throws -> UUID {
-        let id = try context.uuid("channelId")
-        guard try await services.channelStore.channel(id, in: context.appScope) != nil else {
-            throw APIError.notFound("no channel has this id", field: "channelId")
-        }
-        return id
+    /// The path's channel, when it is in the caller's scope; 404 otherwise, before anything else.
+    private func visibleChannel(_ context: HeraldRequestContext) async throws -> BroadcastChannel {
+        guard let channel = try await services.channelStore.channel(try context.uuid("channelId"), in: context.appScope)
+        else { throw APIError.notFound("no channel has this id", field: "channelId") }
+        return channel
     }
 
     private func available() throws(APIError) -> BroadcastChannels {

@@ -62,9 +62,10 @@ struct ChannelsCommand: AsyncParsableCommand {
         func run() async throws {
             guard let channelID = UUID(uuidString: id) else { throw ValidationError("the id must be a UUID") }
             try await withChannels(database: database, apns: apns) { channels in
-                guard try await channels.delete(channelID, in: .everyApp) else {
+                guard let channel = try await channels.store.channel(channelID, in: .everyApp) else {
                     throw CommandFailure("no channel has the id \(id)")
                 }
+                try await channels.delete(channel)
                 Console.line("deleted \(id.lowercased())")
             }
         }
