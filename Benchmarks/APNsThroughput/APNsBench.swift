@@ -17,6 +17,8 @@ struct APNsBench: AsyncParsableCommand {
     @Option(help: "HTTP/2 connections.") var connections = 2
     @Option(help: "Pushes awaiting an answer at once, across all connections.") var inFlight = 2_000
     @Option(help: "Pushes sent first and not measured.") var warmup = 2_000
+    @Option(help: "Pushes per batch, as the delivery engine hands them over; 1 sends each push on its own.")
+    var batch = 500
     @Option(help: "Port of a running apns-mock; omit to start one in this process.") var port: Int?
     @Option(help: "Host of the running apns-mock.") var host = "127.0.0.1"
     @Option(help: "CA file of the running apns-mock.") var caFile: String?
@@ -43,13 +45,18 @@ struct APNsBench: AsyncParsableCommand {
             tokens: tokens, logger: logger)
         let runner = Task { await pool.run() }
         let token = DeviceToken(hex: Self.devicePath)!
-        let makeRequest: @Sendable () throws -> PushRequest = { [bundleID] in
-            try PushRequest(deviceToken: token, bundleID: bundleID, pushType: .alert, payloadJSON: payloadJSON)
+        // Built before the clock starts, each with its own apns-id, as the delivery engine has them from its batch.
+        func makeRequests(_ count: Int) throws -> [PushRequest] {
+            try (0..<count).map { _ in
+                try PushRequest(deviceToken: token, bundleID: bundleID, pushType: .alert, payloadJSON: payloadJSON)
+            }
         }
-        _ = try await Self.send(warmup, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
+        _ = try await Self.send(try makeRequests(warmup), inFlight: inFlight, batch: batch, pool: pool)
+        let measured = try makeRequests(requests)
         let started = ContinuousClock.now
-        let (latencies, failures) = try await Self.send(
-            requests, inFlight: inFlight, pool: pool, makeRequest: makeRequest)
+        let cpuBefore = Self.processCPUSeconds()
+        let (latencies, answers) = try await Self.send(measured, inFlight: inFlight, batch: batch, pool: pool)
+        let cpu = Self.processCPUSeconds() - cpuBefore
         let elapsed = ContinuousClock.now - started
         runner.cancel()
         await runner.value
@@ -64,45 +71,70 @@ struct APNsBench: AsyncParsableCommand {
         print(
             String(
                 format: "herald client: %d pushes over %d connections in %.2f s = %.0f pushes/s; "
-                    + "latency p50 %.2f ms, p99 %.2f ms; failures %d",
-                requests, connections, seconds, Double(requests) / seconds, percentile(0.50), percentile(0.99), failures
-            ))
+                    + "latency p50 %.2f ms, p99 %.2f ms; CPU %.2f µs per push; answers ",
+                requests, connections, seconds, Double(requests) / seconds, percentile(0.50), percentile(0.99),
+                cpu * 1e6 / Double(requests))
+                + answers.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "))
     }
 
-    /// Sends `count` pushes from `inFlight` concurrent senders (as the delivery engine's workers do);
-    /// returns latencies (ms) and the failure count.
+    /// Sends `requests` from concurrent senders that keep `inFlight` pushes in flight in all, each sending `batch`
+    /// pushes at a time and waiting for all their answers (as the delivery engine's workers do); returns latencies
+    /// (ms) and how many answers had each HTTP status ("none" when no answer came).
     static func send(
-        _ count: Int, inFlight: Int, pool: APNsConnectionPool, makeRequest: @escaping @Sendable () throws -> PushRequest
-    ) async throws -> ([Double], Int) {
-        let senders = max(1, min(inFlight, count))
-        return try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+        _ requests: [PushRequest], inFlight: Int, batch: Int, pool: APNsConnectionPool
+    ) async throws -> ([Double], [String: Int]) {
+        let batch = max(1, batch)
+        let batches = stride(from: 0, to: requests.count, by: batch).map {
+            Array(requests[$0..<min($0 + batch, requests.count)])
+        }
+        let senders = max(1, min(inFlight / batch, batches.count))
+        return try await withThrowingTaskGroup(of: ([Double], [String: Int]).self) { group in
             for sender in 0..<senders {
-                // Spread `count` evenly: the first `count % senders` senders send one more.
-                let share = count / senders + (sender < count % senders ? 1 : 0)
                 group.addTask {
                     var latencies: [Double] = []
-                    latencies.reserveCapacity(share)
-                    var failures = 0
-                    for _ in 0..<share {
-                        let request = try makeRequest()
-                        let begin = ContinuousClock.now
-                        let result = try await pool.send(request)
-                        let latency = ContinuousClock.now - begin
+                    var answers: [String: Int] = [:]
+                    func note(_ result: PushResult, _ latency: Duration) {
                         latencies.append(
                             Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
-                        if case .accepted = result {} else { failures += 1 }
+                        answers[Self.status(of: result), default: 0] += 1
                     }
-                    return (latencies, failures)
+                    for index in stride(from: sender, to: batches.count, by: senders) {
+                        if batch == 1 {
+                            let begin = ContinuousClock.now
+                            note(try await pool.send(batches[index][0]), .now - begin)
+                        } else {
+                            for await chunk in pool.send(batches[index]) {
+                                for answer in chunk { note(answer.result, answer.latency) }
+                            }
+                        }
+                    }
+                    return (latencies, answers)
                 }
             }
             var latencies: [Double] = []
-            latencies.reserveCapacity(count)
-            var failures = 0
-            for try await (part, failed) in group {
+            latencies.reserveCapacity(requests.count)
+            var answers: [String: Int] = [:]
+            for try await (part, partAnswers) in group {
                 latencies += part
-                failures += failed
+                answers.merge(partAnswers, uniquingKeysWith: +)
             }
-            return (latencies, failures)
+            return (latencies, answers)
+        }
+    }
+
+    /// User and system CPU time of the whole process so far: what a push costs, whatever else the machine runs.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    private static func status(of result: PushResult) -> String {
+        switch result {
+        case .accepted: "200"
+        case .rejected(let rejection): "\(rejection.status)"
+        case .failed: "none"
         }
     }
 

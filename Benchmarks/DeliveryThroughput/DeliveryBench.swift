@@ -254,4 +254,8 @@ private struct OnePool: APNsTransport {
     func send(_ request: PushRequest, environment: APNsEnvironment) async throws -> PushResult {
         try await pool.send(request)
     }
+
+    func send(_ requests: [PushRequest], environment: APNsEnvironment) -> PushAnswers {
+        pool.send(requests)
+    }
 }

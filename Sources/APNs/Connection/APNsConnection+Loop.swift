@@ -24,9 +24,13 @@ extension APNsConnection {
         /// A caller waiting for its answer; a class so dictionary reads copy one reference, not the request.
         private final class Waiting {
             let submission: Submission
+            let takenAt: ContinuousClock.Instant
             var token: ProviderToken?
 
-            init(submission: Submission) { self.submission = submission }
+            init(submission: Submission, takenAt: ContinuousClock.Instant) {
+                self.submission = submission
+                self.takenAt = takenAt
+            }
         }
 
         private let configuration: APNsClientConfiguration
@@ -36,6 +40,8 @@ extension APNsConnection {
         private let wakeDescriptor: Int32
         private var machine: ConnectionStateMachine
         private var waiting: [Ticket: Waiting] = [:]
+        /// Batch answers of this turn, one chunk per batch, handed over together by ``deliverAnswers()``.
+        private var answers: [(sink: PushAnswerSink, chunk: [PushAnswer])] = []
         private var link: Link?
         private weak var owner: APNsConnection?
         /// How often deadlines are checked while requests are open; an idle connection checks once a second.
@@ -65,13 +71,14 @@ extension APNsConnection {
                 let (submissions, cancellations, stopping) = connection.takeInbox()
                 var now = ContinuousClock.now
                 for submission in submissions {
-                    waiting[submission.ticket] = Waiting(submission: submission)
+                    waiting[submission.ticket] = Waiting(submission: submission, takenAt: now)
                     perform(machine.enqueue(submission.ticket, deadline: now + configuration.requestTimeout))
                 }
                 if !submissions.isEmpty { nextTick = min(nextTick, now + Self.busyTickInterval) }
                 for ticket in cancellations { perform(machine.cancel(ticket)) }
                 if stopping {
                     perform(machine.shutdown())
+                    deliverAnswers()
                     return
                 }
                 now = ContinuousClock.now
@@ -81,6 +88,7 @@ extension APNsConnection {
                     nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
                 }
                 flush()
+                deliverAnswers()
                 // With work already waiting, only look at the socket; otherwise sleep until woken or due.
                 let timeout = connection.prepareToSleep() ? nextTick - ContinuousClock.now : .zero
                 waitAndRead(into: &buffer, timeout: timeout)
@@ -145,7 +153,7 @@ extension APNsConnection {
                 do {
                     let fields = request.headerFields(
                         authority: configuration.endpoint.authority, authorization: token.authorization)
-                    let streamID = try session.submitRequest(fields, body: Array(request.payload))
+                    let streamID = try session.submitRequest(fields, body: request.payload)
                     entry.token = token
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
@@ -164,7 +172,25 @@ extension APNsConnection {
                 default: break
                 }
             }
-            entry.submission.continuation.resume(returning: result)
+            switch entry.submission.reply {
+            case .caller(let continuation):
+                continuation.resume(returning: result)
+            case .batch(let sink, let index):
+                let answer = PushAnswer(index: index, result: result, latency: .now - entry.takenAt)
+                // A turn's answers belong to a few batches at most: a linear search beats hashing here.
+                if let position = answers.firstIndex(where: { $0.sink === sink }) {
+                    answers[position].chunk.append(answer)
+                } else {
+                    answers.append((sink, [answer]))
+                }
+            }
+        }
+
+        /// Hands every batch the answers this turn gathered for it.
+        private func deliverAnswers() {
+            guard !answers.isEmpty else { return }
+            for (sink, chunk) in answers { sink.deliver(chunk) }
+            answers.removeAll(keepingCapacity: true)
         }
 
         private func closeLink() {

@@ -20,7 +20,24 @@ final class APNsConnection: Sendable {
     struct Submission: Sendable {
         let ticket: Ticket
         let request: PushRequest
-        let continuation: CheckedContinuation<PushResult, Never>
+        let reply: Reply
+    }
+
+    /// Where a request's answer goes. Every path answers exactly once: ``Loop`` removes the waiting entry before
+    /// answering, and `stop` takes the orphans out of the inbox.
+    enum Reply: Sendable {
+        /// One caller awaiting it; unsafe rather than checked, because a checked continuation allocates per push.
+        case caller(UnsafeContinuation<PushResult, Never>)
+        /// A batch's stream, at the request's index in the batch.
+        case batch(PushAnswerSink, index: Int)
+
+        /// Answers at once, alone; the loop gathers a turn's batch answers instead.
+        func answer(_ result: PushResult) {
+            switch self {
+            case .caller(let continuation): continuation.resume(returning: result)
+            case .batch(let sink, let index): sink.deliver([PushAnswer(index: index, result: result, latency: .zero)])
+            }
+        }
     }
 
     private struct Inbox {
@@ -109,32 +126,37 @@ final class APNsConnection: Sendable {
             }
             for orphan in orphans {
                 outstanding.subtract(1, ordering: .relaxed)
-                orphan.continuation.resume(returning: .failed(.shutDown))
+                orphan.reply.answer(.failed(.shutDown))
             }
             if exited { continuation.resume() } else { wake() }
         }
     }
 
     func submit(_ submission: Submission) {
-        outstanding.add(1, ordering: .relaxed)
+        submit(contentsOf: [submission])
+    }
+
+    /// Hands `submissions` to the thread under one lock, waking it at most once.
+    func submit(contentsOf submissions: [Submission]) {
+        outstanding.add(submissions.count, ordering: .relaxed)
         let (accepted, mustWake) = inbox.withLock { inbox -> (Bool, Bool) in
             guard !inbox.stopping else { return (false, false) }
-            inbox.submissions.append(submission)
+            inbox.submissions.append(contentsOf: submissions)
             // Under load the thread is busy and picks new work up on its next turn: wake it only when asleep.
             let mustWake = inbox.sleeping
             inbox.sleeping = false
             return (true, mustWake)
         }
         guard accepted else {
-            outstanding.subtract(1, ordering: .relaxed)
-            submission.continuation.resume(returning: .failed(.shutDown))
+            outstanding.subtract(submissions.count, ordering: .relaxed)
+            for submission in submissions { submission.reply.answer(.failed(.shutDown)) }
             return
         }
         if mustWake { wake() }
     }
 
-    func cancel(_ ticket: Ticket) {
-        inbox.withLock { $0.cancellations.append(ticket) }
+    func cancel(_ tickets: [Ticket]) {
+        inbox.withLock { $0.cancellations.append(contentsOf: tickets) }
         wake()
     }
 

@@ -1,5 +1,10 @@
 import APNsCore
 internal import CNghttp2
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A client-side `nghttp2_session` driven through memory buffers (`mem_recv`/`mem_send`); owns the
 /// session and frees it in `deinit`.
@@ -27,8 +32,10 @@ final class HTTP2Session {
         var body: [UInt8]
     }
 
-    private struct Stream {
-        var requestBody: [UInt8]
+    /// One open request: the body still to send and the response so far. A class, so that nghttp2 can hold it
+    /// as the stream's user data and every callback reaches it without a dictionary lookup.
+    fileprivate final class Stream {
+        let requestBody: Data
         var bodyOffset = 0
         var status: Int?
         var apnsID: String?
@@ -37,6 +44,8 @@ final class HTTP2Session {
         var responseBody: [UInt8] = []
         /// The server's END_STREAM arrived: the response is whole.
         var responseComplete = false
+
+        init(requestBody: Data) { self.requestBody = requestBody }
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -47,8 +56,12 @@ final class HTTP2Session {
     }
 
     private var session: OpaquePointer?
+    /// Keeps every open stream's state alive; nghttp2 holds each one unretained as that stream's user data.
     private var streams: [Int32: Stream] = [:]
     private(set) var events: [Event] = []
+    /// Reused by every request so that building its header block allocates nothing once warm.
+    private var headerBytes: [UInt8] = []
+    private var headerVector: [nghttp2_nv] = []
 
     /// Creates the session and queues the client preface with SETTINGS (no server push, a large window).
     init() throws(Failure) {
@@ -89,35 +102,49 @@ final class HTTP2Session {
 
     /// Submits a request with `fields` and `body` (none: the headers end the stream); returns its stream id.
     /// - Throws: ``Failure`` when nghttp2 refuses (for example after GOAWAY).
-    func submitRequest(_ fields: [HeaderField], body: [UInt8]) throws(Failure) -> Int32 {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
-        for field in fields {
-            bytes.append(contentsOf: field.name.utf8)
-            bytes.append(contentsOf: field.value.utf8)
+    func submitRequest(_ fields: [HeaderField], body: Data) throws(Failure) -> Int32 {
+        // Taken out of `self` while in use, so that filling them neither copies nor meets an exclusivity check.
+        var bytes = headerBytes
+        var vector = headerVector
+        defer {
+            headerBytes = bytes
+            headerVector = vector
         }
+        bytes.removeAll(keepingCapacity: true)
+        vector.removeAll(keepingCapacity: true)
+        for field in fields {
+            Self.appendUTF8(field.name, to: &bytes)
+            Self.appendUTF8(field.value, to: &bytes)
+        }
+        let stream = Stream(requestBody: body)
+        let streamData = Unmanaged.passUnretained(stream).toOpaque()
         let streamID = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
             var offset = 0
-            var headers: [nghttp2_nv] = []
-            headers.reserveCapacity(fields.count)
             for field in fields {
                 let nameLength = field.name.utf8.count
                 let valueLength = field.value.utf8.count
                 let flags = field.neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue
-                headers.append(
+                vector.append(
                     nghttp2_nv(
                         name: buffer.baseAddress! + offset, value: buffer.baseAddress! + offset + nameLength,
                         namelen: nameLength, valuelen: valueLength, flags: UInt8(flags)))
                 offset += nameLength + valueLength
             }
-            // nghttp2 copies the header names and values during the call, so the buffer may go afterwards.
-            if body.isEmpty { return nghttp2_submit_request(session, nil, headers, headers.count, nil, nil) }
-            var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: readBodyCallback)
-            return nghttp2_submit_request(session, nil, headers, headers.count, &provider, nil)
+            // nghttp2 copies the header names and values during the call, so the buffer may be reused afterwards.
+            if body.isEmpty { return nghttp2_submit_request(session, nil, vector, vector.count, nil, streamData) }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: streamData), read_callback: readBodyCallback)
+            return nghttp2_submit_request(session, nil, vector, vector.count, &provider, streamData)
         }
         guard streamID > 0 else { throw Failure(function: "nghttp2_submit_request", code: Int(streamID)) }
-        streams[streamID] = Stream(requestBody: body)
+        streams[streamID] = stream
         return streamID
+    }
+
+    /// Appends a string's bytes as one copy of its contiguous storage, not byte by byte through its UTF-8 view.
+    private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Cancels a stream whose caller already has an answer.
@@ -186,23 +213,36 @@ final class HTTP2Session {
         case NGHTTP2_HEADERS.rawValue,
             NGHTTP2_DATA.rawValue
         where header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0:
-            streams[header.stream_id]?.responseComplete = true
+            stream(header.stream_id)?.responseComplete = true
         default:
             break
         }
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard streams[streamID] != nil else { return }
-        if name.elementsEqual(":status".utf8) {
-            streams[streamID]?.status = Self.parseStatus(value)
-        } else if name.elementsEqual("apns-id".utf8) || name.elementsEqual("apns-request-id".utf8) {
-            streams[streamID]?.apnsID = String(decoding: value, as: UTF8.self)
-        } else if name.elementsEqual("apns-unique-id".utf8) {
-            streams[streamID]?.uniqueID = String(decoding: value, as: UTF8.self)
-        } else if name.elementsEqual("apns-channel-id".utf8) {
-            streams[streamID]?.channelID = String(decoding: value, as: UTF8.self)
+        guard let stream = stream(streamID) else { return }
+        if Self.matches(name, ":status") {
+            stream.status = Self.parseStatus(value)
+        } else if Self.matches(name, "apns-id") || Self.matches(name, "apns-request-id") {
+            stream.apnsID = String(decoding: value, as: UTF8.self)
+        } else if Self.matches(name, "apns-unique-id") {
+            stream.uniqueID = String(decoding: value, as: UTF8.self)
+        } else if Self.matches(name, "apns-channel-id") {
+            stream.channelID = String(decoding: value, as: UTF8.self)
         }
+    }
+
+    /// The state of an open stream this session submitted, from nghttp2's own table.
+    private func stream(_ streamID: Int32) -> Stream? {
+        nghttp2_session_get_stream_user_data(session, streamID).map {
+            Unmanaged<Stream>.fromOpaque($0).takeUnretainedValue()
+        }
+    }
+
+    /// Whether a header name (nghttp2 hands them over lowercased) is `literal`, compared as bytes.
+    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard name.count == literal.utf8CodeUnitCount, let bytes = name.baseAddress else { return false }
+        return memcmp(bytes, literal.utf8Start, name.count) == 0
     }
 
     /// `:status` is three digits; parsed without building a String for every response.
@@ -218,8 +258,8 @@ final class HTTP2Session {
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
         // Error bodies are tiny JSON objects; cap what a misbehaving server can make us hold.
-        guard let count = streams[streamID]?.responseBody.count, count + data.count <= 64 * 1024 else { return }
-        streams[streamID]?.responseBody.append(contentsOf: data)
+        guard let stream = stream(streamID), stream.responseBody.count + data.count <= 64 * 1024 else { return }
+        stream.responseBody.append(contentsOf: data)
     }
 
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
@@ -237,27 +277,19 @@ final class HTTP2Session {
                 streamID: streamID, response: response, errorCode: errorCode,
                 refused: errorCode == NGHTTP2_REFUSED_STREAM.rawValue))
     }
+}
 
-    /// Copies the next piece of a request body; sets EOF after the last byte.
-    fileprivate func readBody(streamID: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: inout UInt32) -> Int {
-        guard var stream = streams[streamID] else {
-            flags |= NGHTTP2_DATA_FLAG_EOF.rawValue
-            return 0
-        }
-        let count = min(buffer.count, stream.requestBody.count - stream.bodyOffset)
-        stream.requestBody.withUnsafeBytes { body in
-            buffer.copyMemory(
-                from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
-        }
-        stream.bodyOffset += count
-        if stream.bodyOffset == stream.requestBody.count {
-            flags |= NGHTTP2_DATA_FLAG_EOF.rawValue
-            stream.requestBody = []
-            stream.bodyOffset = 0
-        }
-        streams[streamID] = stream
-        return count
+/// Copies the next piece of a request body into nghttp2's buffer; sets EOF after the last byte.
+private func readBody(of stream: HTTP2Session.Stream, into buffer: UnsafeMutableRawBufferPointer, flags: inout UInt32)
+    -> Int
+{
+    let count = min(buffer.count, stream.requestBody.count - stream.bodyOffset)
+    stream.requestBody.withUnsafeBytes { body in
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
     }
+    stream.bodyOffset += count
+    if stream.bodyOffset == stream.requestBody.count { flags |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+    return count
 }
 
 // MARK: - C callbacks: recover the session from user_data, never trap on what the server sends.
@@ -294,10 +326,12 @@ private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, err
     return 0
 }
 
-private let readBodyCallback: nghttp2_data_source_read_callback = { _, streamID, buffer, length, flags, _, userData in
-    guard let buffer, let flags, let owner = session(from: userData) else {
+/// The stream comes from the data source, which holds it unretained: the session keeps it until the stream closes.
+private let readBodyCallback: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, _ in
+    guard let buffer, let flags, let pointer = source?.pointee.ptr else {
         return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
     }
-    return owner.readBody(
-        streamID: streamID, into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
+    return readBody(
+        of: Unmanaged<HTTP2Session.Stream>.fromOpaque(pointer).takeUnretainedValue(),
+        into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
 }

@@ -79,6 +79,15 @@ public final class APNsClient: APNsTransport {
         }
     }
 
+    /// Sends device pushes as one batch through `environment`'s device pool; a batch with any other destination
+    /// goes one push at a time through ``send(_:environment:)-(PushRequest,_)``.
+    public func send(_ requests: [PushRequest], environment: APNsEnvironment) -> PushAnswers {
+        guard requests.allSatisfy({ $0.deviceToken != nil }) else {
+            return PushAnswers.concurrently(requests) { try await self.send($0, environment: environment) }
+        }
+        return (environment == .production ? production : sandbox).send(requests)
+    }
+
     /// Runs every pool until the calling task is cancelled.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in

@@ -43,12 +43,43 @@ public final class APNsConnectionPool: PushTransport {
         let ticket = nextTicket.add(1, ordering: .relaxed).newValue
         let connection = leastBusyConnection(startingAt: Int(ticket % UInt64(connections.count)))
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                connection.submit(.init(ticket: ticket, request: request, continuation: continuation))
+            await withUnsafeContinuation { continuation in
+                connection.submit(.init(ticket: ticket, request: request, reply: .caller(continuation)))
             }
         } onCancel: {
-            connection.cancel(ticket)
+            connection.cancel([ticket])
         }
+    }
+
+    /// Spreads `requests` over the connections, the least busy first, and hands each connection its share at once;
+    /// every connection answers a turn's worth in one chunk.
+    public func send(_ requests: [PushRequest]) -> PushAnswers {
+        let (answers, output) = PushAnswers.makeStream()
+        guard !requests.isEmpty else {
+            output.finish()
+            return answers
+        }
+        let sink = PushAnswerSink(output: output, count: requests.count)
+        let lastTicket = nextTicket.add(UInt64(requests.count), ordering: .relaxed).newValue
+        let firstTicket = lastTicket - UInt64(requests.count) + 1
+        var loads = connections.map { $0.outstanding.load(ordering: .relaxed) }
+        var shares = [[APNsConnection.Submission]](repeating: [], count: connections.count)
+        for (index, request) in requests.enumerated() {
+            var target = 0
+            for candidate in loads.indices where loads[candidate] < loads[target] { target = candidate }
+            loads[target] += 1
+            shares[target].append(
+                .init(ticket: firstTicket + UInt64(index), request: request, reply: .batch(sink, index: index)))
+        }
+        let tickets = shares.map { $0.map(\.ticket) }
+        output.onTermination = { [connections] termination in
+            guard case .cancelled = termination else { return }
+            for (connection, share) in zip(connections, tickets) where !share.isEmpty { connection.cancel(share) }
+        }
+        for (connection, share) in zip(connections, shares) where !share.isEmpty {
+            connection.submit(contentsOf: share)
+        }
+        return answers
     }
 
     private func leastBusyConnection(startingAt start: Int) -> APNsConnection {

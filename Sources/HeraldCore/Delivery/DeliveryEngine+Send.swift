@@ -12,11 +12,11 @@ struct SendResult: Sendable {
 }
 
 extension DeliveryEngine {
-    /// Sends every push at once and hands Apple's answers on in chunks as they arrive: every
-    /// ``DeliveryEngineConfiguration/recordInterval``, or sooner once ``DeliveryEngineConfiguration/recordCount``
+    /// Sends every push at once, one batch per environment, and hands Apple's answers on in chunks as they arrive:
+    /// every ``DeliveryEngineConfiguration/recordInterval``, or sooner once ``DeliveryEngineConfiguration/recordCount``
     /// have come, so a process that dies mid-batch resends only what was unanswered or unrecorded in that window.
-    /// The sending task is cancelled if the shutdown grace period ends first; the chunks are recorded by the
-    /// caller, outside it.
+    /// The sending task is cancelled if the shutdown grace period ends first (what is unanswered then is
+    /// `.failed(.cancelled)`); the chunks are recorded by the caller, outside it.
     func send(_ pushes: [(index: Int, request: PushRequest)], batch: [ClaimedDelivery]) -> AsyncStream<[SendResult]> {
         let (chunks, output) = AsyncStream.makeStream(of: [SendResult].self, bufferingPolicy: .unbounded)
         guard !pushes.isEmpty else {
@@ -27,42 +27,48 @@ extension DeliveryEngine {
         let interval = configuration.recordInterval
         let count = configuration.recordCount
         let task = Task {
-            await withTaskGroup(of: Answer.self) { group in
-                for push in pushes {
-                    let environment = batch[push.index].environment
+            let (arrivals, arrival) = AsyncStream.makeStream(of: Arrival.self, bufferingPolicy: .unbounded)
+            await withTaskGroup(of: Void.self) { group in
+                for members in Dictionary(grouping: pushes, by: { batch[$0.index].environment }).values {
+                    let answers = apns.send(members.map(\.request), environment: batch[members[0].index].environment)
                     group.addTask {
-                        let begin = ContinuousClock.now
-                        let result =
-                            (try? await apns.send(push.request, environment: environment)) ?? .failed(.cancelled)
-                        return .result(
-                            SendResult(
-                                index: push.index, result: result, latency: (ContinuousClock.now - begin).seconds))
+                        for await chunk in answers {
+                            arrival.yield(
+                                .answers(
+                                    chunk.map {
+                                        SendResult(
+                                            index: members[$0.index].index, result: $0.result,
+                                            latency: $0.latency.seconds)
+                                    }))
+                        }
                     }
                 }
-                let tick: @Sendable () async -> Answer = {
-                    try? await Task.sleep(for: interval)
-                    return .tick
+                // Lets answers waiting for a slow one be handed on.
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        arrival.yield(.tick)
+                    }
                 }
-                group.addTask(operation: tick)
+                var unanswered = Set(pushes.map(\.index))
                 var pending: [SendResult] = []
-                var answered = 0
                 var lastHandOff = ContinuousClock.now
-                while answered < pushes.count, let answer = await group.next() {
-                    switch answer {
-                    case .result(let result):
-                        pending.append(result)
-                        answered += 1
-                    case .tick:
-                        group.addTask(operation: tick)
+                for await next in arrivals {
+                    if case .answers(let results) = next {
+                        for result in results where unanswered.remove(result.index) != nil { pending.append(result) }
                     }
                     let due = lastHandOff.duration(to: .now) >= interval
-                    if !pending.isEmpty, pending.count >= count || due || answered == pushes.count {
+                    if !pending.isEmpty, pending.count >= count || due || unanswered.isEmpty {
                         output.yield(pending)
                         pending.removeAll(keepingCapacity: true)
                         lastHandOff = .now
                     }
+                    if unanswered.isEmpty { break }
                 }
                 group.cancelAll()
+                // Iteration ends early only when the grace period is over.
+                pending += unanswered.sorted().map { SendResult(index: $0, result: .failed(.cancelled), latency: 0) }
+                if !pending.isEmpty { output.yield(pending) }
             }
             output.finish()
         }
@@ -79,8 +85,9 @@ extension DeliveryEngine {
     }
 }
 
-/// What the sending task group yields: an answer, or a tick that lets answers waiting for a slow one be handed on.
-private enum Answer: Sendable {
-    case result(SendResult)
+/// What the sending task waits on: a chunk of answers, or a tick that lets answers waiting for a slow one be
+/// handed on.
+private enum Arrival: Sendable {
+    case answers([SendResult])
     case tick
 }

@@ -172,6 +172,86 @@ final class KeyRouter: APNsTransport {
         return last
     }
 
+    /// Sends each topic's pushes as one batch through that topic's best key. A push that Apple answers by refusing
+    /// the key goes again alone through ``send(_:environment:)-(PushRequest,_)``, which pauses that key and tries
+    /// the team's next one.
+    func send(_ requests: [PushRequest], environment: APNsEnvironment) -> PushAnswers {
+        let (answers, output) = PushAnswers.makeStream()
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for indices in Dictionary(grouping: requests.indices, by: { requests[$0].topic }).values {
+                    group.addTask {
+                        await self.send(indices.map { requests[$0] }, at: indices, environment: environment, to: output)
+                    }
+                }
+            }
+            output.finish()
+        }
+        output.onTermination = { _ in task.cancel() }
+        return answers
+    }
+
+    /// Sends the pushes of one topic, answering each at its position in the caller's batch; unanswered when
+    /// cancelled means `.failed(.cancelled)`.
+    private func send(
+        _ share: [PushRequest], at positions: [Int], environment: APNsEnvironment, to output: PushAnswers.Continuation
+    ) async {
+        let routes = candidates(topic: share[0].topic, environment: environment)
+        let route = routes?.first
+        guard routes == nil || route != nil else {
+            for (request, position) in zip(share, positions) {
+                let result = (try? await send(request, environment: environment)) ?? .failed(.cancelled)
+                output.yield([PushAnswer(index: position, result: result, latency: .zero)])
+            }
+            return
+        }
+        // Before the first read of the keys there are no routes: the settings' key signs.
+        var client: APNsClient? = defaultClient
+        if let route { client = await acquireClient(for: route) }
+        guard let client else {
+            // The key's material is unreadable: the one-push path pauses it and tries the next key.
+            await withTaskGroup(of: Void.self) { group in
+                for (request, position) in zip(share, positions) {
+                    group.addTask {
+                        let begin = ContinuousClock.now
+                        let result = (try? await self.send(request, environment: environment)) ?? .failed(.cancelled)
+                        output.yield([PushAnswer(index: position, result: result, latency: .now - begin)])
+                    }
+                }
+            }
+            return
+        }
+        defer { if let route { release(route.ref) } }
+        var unanswered = Set(share.indices)
+        var refused: [Int] = []
+        for await chunk in client.send(share, environment: environment) {
+            var passed: [PushAnswer] = []
+            passed.reserveCapacity(chunk.count)
+            for answer in chunk {
+                unanswered.remove(answer.index)
+                if case .rejected(let rejection) = answer.result, Self.refusesKey(rejection.reason),
+                    let route, (routes?.count ?? 0) > 1
+                {
+                    pause(route.ref, reason: rejection.reason)
+                    refused.append(answer.index)
+                } else {
+                    passed.append(
+                        PushAnswer(index: positions[answer.index], result: answer.result, latency: answer.latency))
+                }
+            }
+            if !passed.isEmpty { output.yield(passed) }
+        }
+        for index in refused {
+            let begin = ContinuousClock.now
+            let result = (try? await send(share[index], environment: environment)) ?? .failed(.cancelled)
+            output.yield([PushAnswer(index: positions[index], result: result, latency: .now - begin)])
+        }
+        if !unanswered.isEmpty {
+            output.yield(
+                unanswered.map { PushAnswer(index: positions[$0], result: .failed(.cancelled), latency: .zero) })
+        }
+    }
+
     /// The keys to try, best first (topic-specific, then the settings' key, then by id); nil before the first read.
     private func candidates(topic: String, environment: APNsEnvironment) -> [Route]? {
         let now = ContinuousClock.now
