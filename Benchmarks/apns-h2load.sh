@@ -126,3 +126,6 @@ CLIENT_MEDIAN=$(median "${CLIENT_RATES[@]}")
 H2LOAD_MEDIAN=$(median "${H2LOAD_RATES[@]}")
 awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" \
     'BEGIN { printf "median: herald client %.0f pushes/s, h2load %.0f req/s: client at %.1f%% of h2load\n", c, h, 100 * c / h }'
+# One line for Benchmarks/run-all: what | Herald | reference | ratio | goal.
+awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" -v s="$SERVER" -v n="$REQUESTS" -v k="$CONNECTIONS" -v m="$STREAMS" \
+    'BEGIN { printf "result: APNs client, %d pushes, %d connections × %d streams, against %s | %.0f pushes/s | h2load %.0f req/s | %.2f | ≥ 0.9\n", n, k, m, s, c, h, c / h }'

@@ -84,6 +84,16 @@ struct DeliveryBench: AsyncParsableCommand {
             String(
                 format: "row-to-APNs latency at %d deliveries/s: p50 %.1f ms, p99 %.1f ms (%d deliveries); %d log rows",
                 engine.steadyRate, engine.p50, engine.p99, engine.steadyCount, engine.logs))
+        // One line for Benchmarks/run-all: what | Herald | reference | ratio | goal.
+        print(
+            String(
+                format: "result: delivery engine, %d deliveries, durable PostgreSQL, apns-mock | %.0f deliveries/s | "
+                    + "raw client %.0f pushes/s | %.2f | ≥ 0.8", deliveries, engine.rate, raw.rate,
+                engine.rate / raw.rate))
+        print(
+            String(
+                format: "result: row-to-APNs latency at %d deliveries/s | p99 %.1f ms | p50 %.1f ms | — | —",
+                engine.steadyRate, engine.p99, engine.p50))
 
         poolTask.cancel()
         await poolTask.value
@@ -93,7 +103,8 @@ struct DeliveryBench: AsyncParsableCommand {
         await cluster?.stop()
     }
 
-    /// The raw client: `rawRequests` pushes from `inFlight` concurrent senders, as apns-bench measures.
+    /// The raw client: `rawRequests` pushes in batches of `batchSize` through the engine's batch path, with
+    /// `inFlight` pushes awaiting an answer at once, as apns-bench measures; the requests are built beforehand.
     private func rawClientRate(pool: APNsConnectionPool) async throws -> (seconds: Double, rate: Double) {
         let token = DeviceToken(hex: String(repeating: "ab", count: 32))!
         let payload = try Payload(
@@ -102,22 +113,27 @@ struct DeliveryBench: AsyncParsableCommand {
                 sound: .default)
         )
         .encoded()
+        let requests = try (0..<rawRequests).map { _ in
+            try PushRequest(deviceToken: token, bundleID: Self.bundleID, pushType: .alert, payloadJSON: payload)
+        }
+        let batches = stride(from: 0, to: requests.count, by: batchSize).map {
+            Array(requests[$0..<min($0 + batchSize, requests.count)])
+        }
+        let senders = max(1, min(inFlight / batchSize, batches.count))
         let started = ContinuousClock.now
-        let senders = max(1, min(inFlight, rawRequests))
-        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+        let failures = await withTaskGroup(of: Int.self) { group in
             for sender in 0..<senders {
-                let share = rawRequests / senders + (sender < rawRequests % senders ? 1 : 0)
                 group.addTask {
                     var failures = 0
-                    for _ in 0..<share {
-                        let request = try PushRequest(
-                            deviceToken: token, bundleID: Self.bundleID, pushType: .alert, payloadJSON: payload)
-                        if case .accepted = try await pool.send(request) {} else { failures += 1 }
+                    for index in stride(from: sender, to: batches.count, by: senders) {
+                        for await chunk in pool.send(batches[index]) {
+                            for answer in chunk { if case .accepted = answer.result {} else { failures += 1 } }
+                        }
                     }
                     return failures
                 }
             }
-            return try await group.reduce(0, +)
+            return await group.reduce(0, +)
         }
         let seconds = (ContinuousClock.now - started).benchSeconds
         if failures > 0 { print("raw client failures: \(failures)") }
