@@ -27,6 +27,8 @@ struct DeliveryBench: AsyncParsableCommand {
     @Option(help: "Engine claim loops.") var workers = 4
     @Option(help: "Engine batch size.") var batchSize = 500
     @Flag(help: "Run PostgreSQL without fsync (faster, not what production does).") var nonDurable = false
+    @Flag(help: "Send each push from a task of its own, as the engine did before the batch path (for comparison).")
+    var taskPerPush = false
 
     static let keyID = "BENCHKEY01"
     static let teamID = "TEAM123456"
@@ -168,7 +170,7 @@ struct DeliveryBench: AsyncParsableCommand {
             workerID: "bench", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers, batchSize: batchSize)
         let outcomes = OutcomeCounts()
         let engine = DeliveryEngine(
-            client: client, apns: OnePool(pool: pool), configuration: configuration,
+            client: client, apns: OnePool(pool: pool, batched: !taskPerPush), configuration: configuration,
             metrics: DeliveryMetrics(factory: outcomes), logger: logger)
         let started = ContinuousClock.now
         let runner = Task { await engine.run() }
@@ -266,12 +268,13 @@ extension Duration {
 /// The benchmark's one pool in both environments, so the engine runs on the same pool the raw client was timed on.
 private struct OnePool: APNsTransport {
     let pool: APNsConnectionPool
+    let batched: Bool
 
     func send(_ request: PushRequest, environment: APNsEnvironment) async throws -> PushResult {
         try await pool.send(request)
     }
 
     func send(_ requests: [PushRequest], environment: APNsEnvironment) -> PushAnswers {
-        pool.send(requests)
+        batched ? pool.send(requests) : PushAnswers.concurrently(requests) { try await pool.send($0) }
     }
 }

@@ -42,6 +42,10 @@ extension APNsConnection {
         private var waiting: [Ticket: Waiting] = [:]
         /// Batch answers of this turn, one chunk per batch, handed over together by ``deliverAnswers()``.
         private var answers: [(sink: PushAnswerSink, chunk: [PushAnswer])] = []
+        /// While a read's events are handled, the streams their answers free are opened together afterwards: one
+        /// token read and one header-block pass instead of one per answer.
+        private var deferringOpens = false
+        private var deferredOpens: [Ticket] = []
         private var link: Link?
         private weak var owner: APNsConnection?
         /// How often deadlines are checked while requests are open; an idle connection checks once a second.
@@ -70,11 +74,13 @@ extension APNsConnection {
             while true {
                 let (submissions, cancellations, stopping) = connection.takeInbox()
                 var now = ContinuousClock.now
-                for submission in submissions {
-                    waiting[submission.ticket] = Waiting(submission: submission, takenAt: now)
-                    perform(machine.enqueue(submission.ticket, deadline: now + configuration.requestTimeout))
+                if !submissions.isEmpty {
+                    for submission in submissions {
+                        waiting[submission.ticket] = Waiting(submission: submission, takenAt: now)
+                    }
+                    perform(machine.enqueue(submissions.map(\.ticket), deadline: now + configuration.requestTimeout))
+                    nextTick = min(nextTick, now + Self.busyTickInterval)
                 }
-                if !submissions.isEmpty { nextTick = min(nextTick, now + Self.busyTickInterval) }
                 for ticket in cancellations { perform(machine.cancel(ticket)) }
                 if stopping {
                     perform(machine.shutdown())
@@ -102,7 +108,8 @@ extension APNsConnection {
             for action in actions {
                 switch action {
                 case .connect: connect()
-                case .openStreams(let tickets): open(tickets)
+                case .openStreams(let tickets):
+                    if deferringOpens { deferredOpens += tickets } else { open(tickets) }
                 case .resetStreams(let ids): for id in ids { link?.session.resetStream(id) }
                 case .fail(let tickets, let failure):
                     for ticket in tickets { complete(ticket, with: .failed(failure)) }
@@ -148,7 +155,9 @@ extension APNsConnection {
                 return
             }
             for ticket in tickets {
-                guard let entry = waiting[ticket] else { continue }
+                // A deferred ticket may have been queued again meanwhile (connection lost, GOAWAY): the machine
+                // hands it out anew then, and opening it now as well would send it twice.
+                guard machine.isOpening(ticket), let entry = waiting[ticket] else { continue }
                 let request = entry.submission.request
                 do {
                     let fields = request.headerFields(
@@ -295,6 +304,15 @@ extension APNsConnection {
         /// is closed midway: stream ids of an old connection mean nothing to its successor.
         private func handle(_ events: [HTTP2Session.Event], from source: TLSClientConnection) {
             let now = ContinuousClock.now
+            deferringOpens = true
+            defer {
+                deferringOpens = false
+                if !deferredOpens.isEmpty {
+                    let tickets = deferredOpens
+                    deferredOpens.removeAll(keepingCapacity: true)
+                    open(tickets)
+                }
+            }
             for event in events {
                 guard link?.tls === source else { return }
                 switch event {

@@ -85,10 +85,18 @@ struct ConnectionStateMachine: Sendable {
     // MARK: Requests
 
     mutating func enqueue(_ ticket: Ticket, deadline: Instant) -> [Action] {
-        guard state != .shutDown else { return [.fail([ticket], .shutDown)] }
-        deadlines[ticket] = deadline
+        enqueue([ticket], deadline: deadline)
+    }
+
+    /// Queues `tickets` in order, all with `deadline`, and opens as many streams as allowed in one action.
+    mutating func enqueue(_ tickets: [Ticket], deadline: Instant) -> [Action] {
+        guard !tickets.isEmpty else { return [] }
+        guard state != .shutDown else { return [.fail(tickets, .shutDown)] }
+        for ticket in tickets {
+            deadlines[ticket] = deadline
+            pending.append(ticket)
+        }
         if nextDeadlineScan.map({ deadline < $0 }) ?? true { nextDeadlineScan = deadline }
-        pending.append(ticket)
         switch state {
         case .idle:
             state = .connecting
@@ -99,6 +107,9 @@ struct ConnectionStateMachine: Sendable {
             return []
         }
     }
+
+    /// Whether `ticket` was handed out by ``Action/openStreams(_:)`` and is not open, answered or queued again yet.
+    func isOpening(_ ticket: Ticket) -> Bool { opening.contains(ticket) }
 
     mutating func streamOpened(_ ticket: Ticket, streamID: Int32) {
         guard opening.remove(ticket) != nil else { return }
