@@ -106,7 +106,8 @@ for round in $(seq "$ROUNDS"); do
         --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) \
         --token-out "$WORK/jwt")
     h2load_run 2000 >/dev/null # warm-up, as the client had
-    H2LOAD=$(h2load_run "$REQUESTS")
+    # bash's time reports h2load's user and system CPU, to set beside the client's CPU per push.
+    H2LOAD=$({ TIMEFORMAT='cpu %U %S'; time h2load_run "$REQUESTS"; } 2>&1)
     stop_server
     CLIENT_RATE=$(sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$CLIENT")
     H2LOAD_RATE=$(sed -n 's/^finished in [0-9.]*[a-z]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$H2LOAD")
@@ -116,7 +117,8 @@ for round in $(seq "$ROUNDS"); do
     [[ "$SERVER" == nghttpd ]] && H2LOAD_CLASS=4xx || H2LOAD_CLASS=2xx
     grep -Eq "status codes: .*$REQUESTS $H2LOAD_CLASS" <<<"$H2LOAD" || echo "warning: h2load saw other answers: $(grep 'status codes' <<<"$H2LOAD")" >&2
     echo "round $round: $CLIENT"
-    echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD")"
+    H2LOAD_CPU=$(awk -v n="$REQUESTS" '/^cpu / { printf "%.2f", ($2 + $3) * 1e6 / n }' <<<"$H2LOAD")
+    echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD"); CPU $H2LOAD_CPU µs per request"
     CLIENT_RATES+=("$CLIENT_RATE")
     H2LOAD_RATES+=("$H2LOAD_RATE")
 done
