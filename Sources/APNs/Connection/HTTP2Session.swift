@@ -106,6 +106,8 @@ final class HTTP2Session {
         // Taken out of `self` while in use, so that filling them neither copies nor meets an exclusivity check.
         var bytes = headerBytes
         var vector = headerVector
+        headerBytes = []
+        headerVector = []
         defer {
             headerBytes = bytes
             headerVector = vector
