@@ -6,7 +6,7 @@ import Postgres
 import Testing
 
 /// The delivery log's day partitions: made ahead by any number of processes at once, a default partition under
-/// them.
+/// them, whole days dropped by prune.
 @Suite(.sharesMachine, .timeLimit(.minutes(2))) struct LogPartitionsTests {
     static let day: TimeInterval = 86_400
 
@@ -102,5 +102,43 @@ import Testing
             """
         ).scalar(String.self)
         #expect(newRow == day.name)
+    }
+
+    /// Prune drops the days wholly before the cutoff and deletes by row only the day holding it and the default
+    /// partition's old rows; every newer row stays.
+    @Test func pruneDropsOldDaysAndKeepsNewerRows() async throws {
+        let client = try Self.client(try await TestDatabases.shared.heraldDatabase())
+        defer { client.shutdown() }
+        let now = Date()
+        let partitions = LogPartitions(client: client)
+        // Ten days back, as a gateway running for ten days would have made them.
+        try await partitions.ensure(daysAhead: 11, now: now.addingTimeInterval(-10 * Self.day))
+        // One row an hour for ten days, and two rows 40 days old that only the default partition takes.
+        try await Self.insertRows(client, count: 240, every: 3_600, newest: now.addingTimeInterval(-60))
+        try await Self.insertRows(client, count: 2, every: 60, newest: now.addingTimeInterval(-40 * Self.day))
+        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 2)
+
+        let cutoff = now.addingTimeInterval(-5.5 * Self.day)
+        let before = try await partitions.list()
+        let oldDays = before.filter { $0.end <= cutoff }
+        let expectedDeleted = try await client.query(
+            "SELECT count(*) FROM push_notification_logs WHERE created_at < \(cutoff)"
+        ).scalar(Int.self)
+        let expectedKept = try await Self.count(client) - expectedDeleted
+        #expect(oldDays.count >= 4)
+
+        let pruned = try await DeliveryLogStore(client: client).prune(before: cutoff, chunk: 7)
+        #expect(pruned.partitionsDropped == oldDays.count)
+        #expect(pruned.logs == expectedDeleted)
+        #expect(try await Self.count(client) == expectedKept)
+        let oldest = try await client.query("SELECT min(created_at) FROM push_notification_logs").scalar(Date.self)
+        #expect(oldest >= cutoff)
+        let after = try await partitions.list()
+        #expect(after.allSatisfy { $0.end > cutoff })
+        #expect(Set(after.map(\.name)) == Set(before.map(\.name)).subtracting(oldDays.map(\.name)))
+        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 0)
+
+        let again = try await DeliveryLogStore(client: client).prune(before: cutoff)
+        #expect(again.logs == 0 && again.partitionsDropped == 0)
     }
 }
