@@ -60,7 +60,8 @@ import Testing
         let old = try await Self.digest(client)
         #expect(old.count > 1000)
 
-        let migrator = try Migrator(client: client, migrations: migrations, logger: Logger(label: "test"))
+        let through = Array(migrations.prefix { $0.version <= Self.partitioned })
+        let migrator = try Migrator(client: client, migrations: through, logger: Logger(label: "test"))
         #expect(try await migrator.up().map(\.version) == [Self.partitioned])
         #expect(try await Self.digest(client) == old)
         #expect(
