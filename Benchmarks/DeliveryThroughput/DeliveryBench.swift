@@ -48,6 +48,8 @@ struct DeliveryBench: AsyncParsableCommand {
             client: client, migrations: try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!),
             logger: logger
         ).up()
+        // A database migrated days ago (DATABASE_URL) may lack today's log partition, as a running gateway would not.
+        try await LogPartitions(client: client).ensure()
         let settings = try await client.query(
             """
             SELECT string_agg(name || '=' || setting, ', ' ORDER BY name) FROM pg_settings

@@ -27,6 +27,8 @@ struct BulkWriteBenchmark {
         let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
         let client = PostgresClient(configuration: try PostgresConfiguration(adminURL), logger: logger)
         try await Migrator(client: client, migrations: migrations, logger: logger).up()
+        // A database migrated days ago (DATABASE_URL) may lack today's log partition, as a running gateway would not.
+        try await LogPartitions(client: client).ensure()
 
         let settings = try await client.query(
             """

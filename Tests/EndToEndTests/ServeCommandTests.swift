@@ -1,7 +1,10 @@
 import Foundation
 import FoundationNetworking
+import HeraldCore
 import HeraldTesting
 import LocalServices
+import Logging
+import Postgres
 import Testing
 
 /// `herald serve` and `herald keys` as an operator runs them: from another directory, stopped by SIGTERM.
@@ -85,5 +88,31 @@ import Testing
         let log = server.output
         #expect(log.contains("PUT /api/v1/users/ada 201"))
         #expect(!log.contains(key))
+    }
+
+    /// A database migrated long ago has no log partitions for today and the week ahead; `herald serve` makes them as
+    /// it starts, so the log is written into day partitions, not the default one.
+    @Test func serveMakesTheLogPartitionsAheadAtStartUp() async throws {
+        let url = try await TestDatabases.shared.heraldDatabase()
+        let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        let partitions = LogPartitions(client: client)
+        for partition in try await partitions.list() {
+            try await client.execute("DROP TABLE \(identifier: partition.name)")
+        }
+        #expect(try await partitions.list().isEmpty)
+
+        let server = try BuiltProgram.herald.start(["serve", "--no-expand", "--port", "0", "--database-url", url])
+        _ = try await server.servingPort()
+        let deadline = ContinuousClock.now + .seconds(20)
+        var made = try await partitions.list()
+        while made.count < LogPartitions.daysAhead + 1, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            made = try await partitions.list()
+        }
+        #expect(await server.stop() == 0, "\(server.output)")
+        #expect(made.count == LogPartitions.daysAhead + 1, "\(server.output)")
+        let now = Date()
+        #expect(made.first.map { $0.start <= now && now < $0.end } == true, "today's is the first")
     }
 }

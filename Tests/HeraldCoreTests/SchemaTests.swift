@@ -113,6 +113,51 @@ import Testing
                 Bool.self))
     }
 
+    /// A claim changes no indexed column, so PostgreSQL updates the row in place (a HOT update): the stats index
+    /// carries a finished delivery's state as `outcome`, which stays NULL while the delivery is open.
+    @Test func claimsStayHOTUpdatesAndFinishedDeliveriesCarryTheirOutcome() async throws {
+        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        let user = try await client.query(
+            "INSERT INTO users (external_id, email, name) VALUES ('ada', 'ada@example.com', 'Ada') RETURNING id"
+        ).scalar(UUID.self)
+        try await client.execute(
+            """
+            INSERT INTO device_tokens (user_id, token, platform, environment)
+            SELECT \(user), md5('a' || i) || md5('b' || i), 'iOS', 'sandbox' FROM generate_series(1, 10) AS i
+            """)
+        let notification = try await client.query(
+            """
+            INSERT INTO notifications (kind, type, content, targets, state, expanded_at)
+            VALUES ('direct', 'custom', '{}', '{}', 'expanded', now()) RETURNING id
+            """
+        ).scalar(UUID.self)
+        try await client.execute(
+            """
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment)
+            SELECT \(notification), \(user), id, 'sandbox' FROM device_tokens
+            """)
+        let hot = try await client.withTransaction { connection in
+            try await connection.execute(
+                """
+                UPDATE deliveries SET state = 'sending', claimed_by = 'worker', lease_expires_at = now() + interval '1 minute',
+                    attempts = attempts + 1, updated_at = now()
+                """)
+            return try await connection.query(
+                "SELECT pg_stat_get_xact_tuples_hot_updated('deliveries'::regclass)"
+            ).scalar(Int.self)
+        }
+        #expect(hot == 10)
+        #expect(try await client.query("SELECT count(*) FROM deliveries WHERE outcome IS NULL").scalar(Int.self) == 10)
+        try await client.execute(
+            """
+            UPDATE deliveries SET state = 'sent', claimed_by = NULL, lease_expires_at = NULL, finished_at = now(),
+                last_status = 200
+            """)
+        #expect(try await client.query("SELECT count(*) FROM deliveries WHERE outcome = 'sent'").scalar(Int.self) == 10)
+    }
+
     /// The log has no foreign keys (they cost every log row three lookups); triggers give deletes their old effect.
     @Test func deletingAUserDeviceOrProjectReachesTheLog() async throws {
         let url = try await TestDatabases.shared.migratedDatabase(migrations)

@@ -1,6 +1,15 @@
 public import Foundation
 public import Postgres
 
+/// What ``DeliveryLogStore/prune(before:chunk:)`` removed.
+public struct DeliveryLogPruning: Sendable, Hashable {
+    /// Log rows, those of the dropped partitions included.
+    public var logs: Int
+    /// Whole days of the log dropped as partitions.
+    public var partitionsDropped: Int
+    public var deliveries: Int
+}
+
 /// Reads and prunes `push_notification_logs`, and prunes finished deliveries.
 public struct DeliveryLogStore: Sendable {
     public let client: PostgresClient
@@ -36,19 +45,24 @@ public struct DeliveryLogStore: Sendable {
         return try await entries(PostgresQuery(unsafeSQL: sql, bindings: bindings))
     }
 
-    /// Deletes log rows created before `cutoff` and finished deliveries that ended before it, in chunks so
-    /// no statement holds locks for long.
-    /// - Returns: Rows deleted from each table.
-    public func prune(before cutoff: Date, chunk: Int = 10_000) async throws -> (logs: Int, deliveries: Int) {
-        var logs = 0
-        var deliveries = 0
+    /// Deletes log rows created before `cutoff` and finished deliveries that ended before it.
+    ///
+    /// Whole days of the log go as partitions (``LogPartitions/drop(endingBy:)``); what is left before the cutoff
+    /// (the rows of the day holding it, and old rows in the default partition) and the deliveries are deleted in
+    /// chunks, so no statement holds locks for long.
+    public func prune(before cutoff: Date, chunk: Int = 10_000) async throws -> DeliveryLogPruning {
+        let dropped = try await LogPartitions(client: client).drop(endingBy: cutoff)
+        var pruning = DeliveryLogPruning(logs: dropped.rows, partitionsDropped: dropped.partitions, deliveries: 0)
         while true {
+            // Partition pruning leaves only partitions that start before the cutoff: after the drop, the day holding
+            // it and the default partition. Rows are found by the primary key, (created_at, id).
             let deleted = try await client.execute(
                 """
-                DELETE FROM push_notification_logs WHERE id = ANY (ARRAY(
-                    SELECT id FROM push_notification_logs WHERE created_at < \(cutoff) LIMIT \(chunk)))
+                DELETE FROM push_notification_logs
+                WHERE created_at < \(cutoff) AND (created_at, id) IN (
+                    SELECT created_at, id FROM push_notification_logs WHERE created_at < \(cutoff) LIMIT \(chunk))
                 """)
-            logs += deleted
+            pruning.logs += deleted
             if deleted < chunk { break }
         }
         while true {
@@ -60,10 +74,10 @@ public struct DeliveryLogStore: Sendable {
                         AND finished_at < \(cutoff)
                     LIMIT \(chunk)))
                 """)
-            deliveries += deleted
+            pruning.deliveries += deleted
             if deleted < chunk { break }
         }
-        return (logs, deliveries)
+        return pruning
     }
 
     private func conditions(for filter: DeliveryLogFilter, bindings: inout PostgresBindings) -> [String] {

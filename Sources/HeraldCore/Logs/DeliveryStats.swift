@@ -76,20 +76,46 @@ extension DeliveryLogStore {
         // One read of the window, grouped three ways, so the totals, reasons and chart agree with each other.
         // GROUPING(...) says which way a row is grouped: 3 by type, 5 by reason, 6 by bucket. A delivery that
         // finished exactly at `now` belongs to the last bucket, not one past it.
+        //
+        // The window is counted from deliveries_finished_idx alone, an index-only scan that joins nothing: a
+        // finished delivery's state is `outcome` there, and its notification's type `notification_type`. Rows
+        // expanded before that column existed have no type; deliveries_finished_untyped_idx finds those, and their
+        // notification gives it (Migrations/0024).
+        var bindings = PostgresBindings()
+        bindings.append(since)
+        bindings.append(now)
+        bindings.append(app)
+        let bucket: String
+        if count == 1 {
+            bucket = "0::int8"
+        } else {
+            bindings.append(width)
+            bindings.append(count - 1)
+            bucket = "LEAST(floor(extract(epoch FROM d.finished_at - $1)::float8 / $4)::int8, $5)"
+        }
+        let window = """
+            d.finished_at >= $1 AND d.finished_at <= $2
+                AND ($3::text IS NULL OR d.device_token_id IN (
+                    SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
+            """
         let rows = try await client.query(
-            """
-            SELECT GROUPING(type, last_reason, bucket), type, state, last_reason, bucket, count(*)
-            FROM (
-                SELECT n.type, d.state, d.last_reason,
-                    LEAST(floor(extract(epoch FROM d.finished_at - \(since))::float8 / \(width))::bigint, \(count - 1))
-                        AS bucket
-                FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
-                WHERE d.finished_at >= \(since) AND d.finished_at <= \(now)
-                    AND (\(app)::text IS NULL OR d.device_token_id IN (
-                        SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = \(app)))
-            ) AS finished
-            GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
-            """
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT GROUPING(type, last_reason, bucket), type, state, last_reason, bucket, sum(count)::int8
+                    FROM (
+                        SELECT d.notification_type AS type, d.outcome AS state, d.last_reason, \(bucket) AS bucket,
+                            count(*) AS count
+                        FROM deliveries AS d
+                        WHERE \(window) AND d.notification_type IS NOT NULL
+                        GROUP BY 1, 2, 3, 4
+                        UNION ALL
+                        SELECT n.type, d.outcome, d.last_reason, \(bucket), count(*)
+                        FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
+                        WHERE \(window) AND d.notification_type IS NULL
+                        GROUP BY 1, 2, 3, 4
+                    ) AS finished
+                    GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
+                    """, bindings: bindings)
         ).decode((Int32, String?, String, String?, Int?, Int).self)
         var byType: [String: [String: Int]] = [:]
         var reasons: [DeliveryStats.FailureReason] = []

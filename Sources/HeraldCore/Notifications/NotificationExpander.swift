@@ -128,8 +128,8 @@ public struct NotificationExpander: Sendable {
                   SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral)))
         ),
         inserted AS (
-            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, variant)
-            SELECT n.id, t.user_id, t.device_id, t.environment, t.variant FROM targeted t CROSS JOIN n
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, variant, notification_type)
+            SELECT n.id, t.user_id, t.device_id, t.environment, t.variant, n.type FROM targeted t CROSS JOIN n
             ON CONFLICT (notification_id, device_token_id) DO NOTHING
             RETURNING 1
         ),

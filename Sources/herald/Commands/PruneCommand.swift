@@ -4,7 +4,7 @@ import HeraldCore
 import Logging
 import Postgres
 
-/// `herald prune --older-than 30d`: deletes old delivery logs and finished deliveries.
+/// `herald prune --older-than 30d`: deletes old delivery logs (whole days as partitions) and finished deliveries.
 struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune", abstract: "Delete delivery logs and finished deliveries older than an age.")
@@ -22,10 +22,12 @@ struct PruneCommand: AsyncParsableCommand {
     func run() async throws {
         let age = Self.parseAge(olderThan) ?? 0
         let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(label: "herald.prune")
-        let (logs, deliveries) = try await client.closing {
+        let pruned = try await client.closing {
             try await DeliveryLogStore(client: client).prune(before: Date().addingTimeInterval(-age))
         }
-        Console.line("deleted \(logs) log rows and \(deliveries) finished deliveries older than \(olderThan)")
+        Console.line(
+            "deleted \(pruned.logs) log rows and \(pruned.deliveries) finished deliveries older than \(olderThan)"
+                + " (\(pruned.partitionsDropped) log partitions dropped)")
     }
 
     /// Seconds in `30d`, `12h` or `90m`; nil when malformed.

@@ -36,6 +36,8 @@ struct WorkerCommand: AsyncParsableCommand {
                 masterKey: configuration.masterKey,
                 metrics: NOOPMetricsHandler.instance, logger: logger)
             let signal = ShutdownSignal()
+            // The engine writes the log, so the days it writes into are made here too (see `LogPartitions`).
+            let maintenance = Task { await LogPartitions(client: client).maintain(logger: logger) }
             let (stopped, stop) = AsyncStream<Void>.makeStream()
             let running = Task {
                 await runtime.run {
@@ -46,6 +48,8 @@ struct WorkerCommand: AsyncParsableCommand {
             logger.info("stopping: no new claims; finishing what is in flight")
             stop.finish()
             await running.value
+            maintenance.cancel()
+            await maintenance.value
         }
     }
 }

@@ -4,12 +4,13 @@ import Logging
 import Postgres
 import ServiceLifecycle
 
-/// Herald's gateway in one process: the HTTP API, the expansion loop and, when given, the delivery engine.
-/// `herald serve` and `herald dev` both run it, so they start and stop the same way.
+/// Herald's gateway in one process: the HTTP API, the expansion loop, the delivery log's partitions and, when given,
+/// the delivery engine. `herald serve` and `herald dev` both run it, so they start and stop the same way.
 struct Gateway {
     private let settings: ServerSettings
     private let services: HeraldServices
     private let delivery: DeliveryRuntime?
+    private let partitions: LogPartitions
     private let logger: Logger
 
     /// - Parameters:
@@ -28,11 +29,13 @@ struct Gateway {
             expansion: listener.map { ExpansionLoop(client: client, listenerConfiguration: $0, logger: logger) },
             apns: delivery?.router)
         self.delivery = delivery
+        partitions = LogPartitions(client: client)
         self.logger = logger
     }
 
     /// Serves until `stop` returns, then stops in order: the HTTP server (finishing requests in flight) with the
-    /// expansion loop, then the engine, so what was accepted until the last request still gets claimed.
+    /// expansion loop, then the engine, so what was accepted until the last request still gets claimed. From the
+    /// start the log's partitions for today and the days ahead are made, and kept every hour.
     /// - Parameter onServing: Called with the bound port once the server listens.
     func run(
         until stop: @escaping @Sendable () async -> Void, onServing: @escaping @Sendable (Int) async -> Void
@@ -40,6 +43,8 @@ struct Gateway {
         let application = HeraldApplication.make(
             settings: settings, services: services, logger: logger, onServerRunning: onServing)
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let (partitions, logger) = (partitions, logger)
+        let maintenance = Task { await partitions.maintain(logger: logger) }
         let (served, serverStopped) = AsyncStream<Void>.makeStream()
         let delivering = delivery.map { runtime in
             Task { await runtime.run { for await _ in served {} } }
@@ -54,9 +59,13 @@ struct Gateway {
         } catch {
             serverStopped.finish()
             await delivering?.value
+            maintenance.cancel()
+            await maintenance.value
             throw error
         }
         serverStopped.finish()
         await delivering?.value
+        maintenance.cancel()
+        await maintenance.value
     }
 }
