@@ -11,12 +11,14 @@ final class HeraldProcess: Sendable {
         self.process = process
     }
 
-    static func start(databaseURL: String, environment: [String: String]) async throws -> HeraldProcess {
+    static func start(databaseURL: String, poolSize: Int, environment: [String: String]) async throws -> HeraldProcess {
         let herald = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("herald")
         let process = Process()
         process.executableURL = herald
-        process.arguments = ["serve", "--port", "0", "--database-url", databaseURL]
+        process.arguments = [
+            "serve", "--port", "0", "--database-url", databaseURL, "--database-pool-size", "\(poolSize)",
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -30,28 +30,42 @@ public struct DeviceStore: Sendable {
     public func register(_ registration: DeviceRegistration, for user: ExternalID) async throws -> (
         device: Device, created: Bool
     ) {
-        let rows = try await client.query(
-            """
+        var bindings = PostgresBindings()
+        bindings.append(user.rawValue)
+        bindings.append(registration.token.hex)
+        bindings.append(registration.platform.rawValue)
+        bindings.append(registration.environment.rawValue)
+        bindings.append(registration.topic)
+        bindings.append(registration.appVersion)
+        bindings.append(registration.osVersion)
+        bindings.append(registration.app?.rawValue)
+        let rows = try await client.query(Self.registerStatement, bindings)
+        guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
+        return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
+    }
+
+    /// One registration's upsert, prepared once per session. Parameters (all text): `$1` the user's external id,
+    /// `$2` the token in hex, `$3` platform, `$4` environment, `$5` topic, `$6` app version, `$7` OS version, `$8`
+    /// the app's external id; `$5`-`$8` may be NULL. gateway-bench drives this same SQL with pgbench as the
+    /// database's floor for registrations.
+    package static let registerStatement = PostgresPreparedStatement(
+        name: "herald_device_register",
+        sql: """
             INSERT INTO device_tokens AS d (
                 user_id, token, platform, environment, topic, app_version, os_version, app_id)
-            SELECT u.id, \(registration.token.hex), \(registration.platform.rawValue),
-                   \(registration.environment.rawValue), \(registration.topic), \(registration.appVersion),
-                   \(registration.osVersion),
-                   COALESCE((SELECT a.id FROM apps a WHERE a.external_id = \(registration.app?.rawValue)),
-                       (SELECT a.id FROM apps a WHERE a.bundle_id = \(registration.topic)),
+            SELECT u.id, $2, $3, $4, $5, $6, $7,
+                   COALESCE((SELECT a.id FROM apps a WHERE a.external_id = $8),
+                       (SELECT a.id FROM apps a WHERE a.bundle_id = $5),
                        (SELECT a.id FROM apps a WHERE a.is_default))
-            FROM users u WHERE u.external_id = \(user.rawValue)
+            FROM users u WHERE u.external_id = $1
             ON CONFLICT (token) DO UPDATE
             SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
                 topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
                 app_id = EXCLUDED.app_id,
                 is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
                 updated_at = now()
-            RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
+            RETURNING \(columns), (xmax = 0) AS inserted
             """)
-        guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
-        return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
-    }
 
     /// Registers several tokens in one statement and one commit: what ``RegistrationBatcher`` sends under load.
     /// The tokens must be distinct.

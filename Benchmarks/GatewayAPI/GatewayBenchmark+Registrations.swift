@@ -1,0 +1,128 @@
+import Cryptography
+import Foundation
+import HeraldCore
+import Postgres
+
+extension GatewayBenchmark {
+    struct Claims: Encodable {
+        var sub: String
+        var exp: Int
+    }
+
+    /// Registrations per second through Herald beside pgbench's transactions per second for the same upsert.
+    struct RegistrationFigures {
+        var herald: Double
+        var floor: Double
+        var sessions: Int
+
+        var line: String {
+            String(
+                format:
+                    "registrations: herald %.0f/s, pgbench same upsert %d sessions %.0f tps, ratio %.2f (goal ≥ 0.7)",
+                herald, sessions, floor, herald / floor)
+        }
+    }
+
+    /// The users registrations are made for, `reg-1` … `reg-64`, as in `register.lua`.
+    static let registrants = 64
+
+    static func registrations(
+        client: PostgresClient, databaseURL: String, base: String, secret: [UInt8], options: Options
+    ) async throws -> RegistrationFigures {
+        try await client.execute(
+            """
+            INSERT INTO users (external_id, email, name)
+            SELECT 'reg-' || i, 'reg-' || i || '@example.com', 'Registrant ' || i
+            FROM generate_series(1, \(registrants)) i
+            """)
+
+        // The floor first, so that Herald's registrations meet the larger table.
+        let floor = try await registrationFloor(databaseURL: databaseURL, options: options)
+        let afterFloor = try await client.query("SELECT count(*) FROM device_tokens").scalar(Int.self)
+
+        let expiry = Int(Date().timeIntervalSince1970) + 3600
+        let tokens = try (1...registrants).map {
+            try JWT.encode(Claims(sub: "reg-\($0)", exp: expiry), key: .hs256(secret: secret))
+        }
+        let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-tokens-\(UUID())")
+        try tokens.joined(separator: "\n").appending("\n").write(to: tokenFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: tokenFile) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("register.lua")
+        let arguments = [
+            "-t2", "-c\(options.connections)", "-d\(options.seconds)s", "--latency", "-s", script.path, base,
+        ]
+        print("\n== registrations: wrk \(arguments.dropLast(3).joined(separator: " ")) -s register.lua \(base)")
+        let output = try await runTool("/usr/bin/wrk", arguments, environment: ["HERALD_BENCH_TOKENS": tokenFile.path])
+        print(output)
+        let stored = try await client.query("SELECT count(*) FROM device_tokens").scalar(Int.self) - afterFloor
+        print("device rows stored by herald: \(stored)")
+        return RegistrationFigures(herald: try successfulRate(wrk: output), floor: floor, sessions: options.pool)
+    }
+
+    /// wrk's requests per second, less the share answered with an error.
+    static func successfulRate(wrk output: String) throws -> Double {
+        func number(_ pattern: String) -> Double? {
+            guard let range = output.range(of: pattern, options: .regularExpression) else { return nil }
+            return Double(output[range].split(separator: " ").first { Double($0) != nil } ?? "")
+        }
+        guard let rate = number(#"Requests/sec: +[0-9.]+"#), let requests = number(#"[0-9]+ requests in"#) else {
+            throw ToolFailure(tool: "wrk", arguments: [], status: 0, output: "unreadable output:\n\(output)")
+        }
+        let failed = number(#"Non-2xx or 3xx responses: [0-9]+"#) ?? 0
+        return requests > 0 ? rate * (requests - failed) / requests : 0
+    }
+
+    /// pgbench running ``DeviceStore/registerStatement`` for random new tokens of the same users, with the values
+    /// `register.lua` sends, in as many sessions as Herald's pool, for as long as wrk runs. Prepared once per
+    /// session, so the database parses and plans it once: the floor is what PostgreSQL does at best.
+    /// - Returns: transactions (registrations) per second.
+    static func registrationFloor(databaseURL: String, options: Options) async throws -> Double {
+        let values = [
+            1: "('reg-' || :user)", 2: "lpad(to_hex(:token::int8), 64, '0')", 3: "'iOS'::text",
+            4: "'sandbox'::text", 5: "NULL::text", 6: "'1.0'::text", 7: "'18.0'::text", 8: "NULL::text",
+        ]
+        let statement = try substitute(DeviceStore.registerStatement.sql, values)
+        let script = """
+            \\set token random(1, 4611686018427387904)
+            \\set user random(1, \(registrants))
+            \(statement);
+
+            """
+        let scriptFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID()).sql")
+        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: scriptFile) }
+        let arguments = [
+            "pgbench", "-n", "-M", "prepared", "-c", "\(options.pool)", "-j", "2", "-T", "\(options.seconds)", "-f",
+            scriptFile.path, databaseURL,
+        ]
+        print(
+            "\n== registration floor: pgbench \(arguments.dropFirst().dropLast(3).joined(separator: " ")) -f "
+                + "register.sql (DeviceStore.registerStatement)")
+        let output = try await runTool("/usr/bin/env", arguments, environment: [:])
+        print(
+            output.split(separator: "\n").filter {
+                $0.hasPrefix("number of") || $0.hasPrefix("latency") || $0.hasPrefix("tps")
+            }.joined(separator: "\n"))
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+            let tps = Double(line.dropFirst(6).prefix { $0.isNumber || $0 == "." })
+        else { throw ToolFailure(tool: "pgbench", arguments: arguments, status: 0, output: output) }
+        return tps
+    }
+
+    /// `sql` with each `$n` replaced by `values[n]`; every parameter must have a value.
+    static func substitute(_ sql: String, _ values: [Int: String]) throws -> String {
+        var result = ""
+        var rest = Substring(sql)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let digits = rest[rest.index(after: dollar)...].prefix { $0.isNumber }
+            guard let index = Int(digits), let value = values[index] else {
+                throw ToolFailure(
+                    tool: "pgbench", arguments: [], status: 0, output: "no value for $\(digits) in \(sql)")
+            }
+            result += value
+            rest = rest[digits.endIndex...]
+        }
+        return result + rest
+    }
+}
