@@ -126,6 +126,5 @@ CREATE INDEX idx_push_logs_device ON push_notification_logs (device_token_id, cr
 CREATE INDEX idx_push_logs_project ON push_notification_logs (project_id, created_at, id);
 CREATE INDEX idx_push_logs_notification ON push_notification_logs (notification_id, created_at, id);
 
--- Autovacuum analyzes each partition but never the partitioned table, whose own statistics the planner uses for a
--- join over all partitions (the userId filter); Herald's processes refresh them once a day (LogPartitions).
+-- Statistics for the partitions just filled, which autovacuum would gather only later.
 ANALYZE push_notification_logs;

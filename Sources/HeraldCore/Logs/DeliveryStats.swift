@@ -73,50 +73,50 @@ extension DeliveryLogStore {
         let since = now.addingTimeInterval(-seconds)
         let count = max(1, min(buckets ?? 1, DeliveryStats.maximumBuckets))
         let width = seconds / Double(count)
-        // One read of the window, grouped three ways, so the totals, reasons and chart agree with each other.
-        // GROUPING(...) says which way a row is grouped: 3 by type, 5 by reason, 6 by bucket. A delivery that
-        // finished exactly at `now` belongs to the last bucket, not one past it.
-        //
-        // The window is counted from deliveries_finished_idx alone, an index-only scan that joins nothing: a
-        // finished delivery's state is `outcome` there, and its notification's type `notification_type`. Rows
-        // expanded before that column existed have no type; deliveries_finished_untyped_idx finds those, and their
-        // notification gives it (Migrations/0024).
+        // Bucket i is [starts[i], starts[i + 1]); the last one ends at `now` included, so a delivery that finished
+        // exactly at `now` belongs to it. Without buckets, the window is one bucket.
+        let starts = (0..<count).map { since.addingTimeInterval(width * Double($0)) }
         var bindings = PostgresBindings()
-        bindings.append(since)
+        bindings.append(starts)
         bindings.append(now)
         bindings.append(app)
-        let bucket: String
-        if count == 1 {
-            bucket = "0::int8"
-        } else {
-            bindings.append(width)
-            bindings.append(count - 1)
-            bucket = "LEAST(floor(extract(epoch FROM d.finished_at - $1)::float8 / $4)::int8, $5)"
+        // One read of the window, grouped three ways, so the totals, reasons and chart agree with each other.
+        // GROUPING(...) says which way a row is grouped: 3 by type, 5 by reason, 6 by bucket.
+        //
+        // Each bucket is counted from deliveries_finished_idx alone, an index-only scan of its range that joins
+        // nothing: a finished delivery's state is `outcome` there, and its notification's type `notification_type`
+        // (Migrations/0024). Rows expanded before that column existed have no type; deliveries_finished_untyped_idx
+        // finds those, and their notification gives it. The plan's cost grows with the buckets, and past
+        // PostgreSQL's jit_above_cost compiling it would take longer than running it: JIT is off for it.
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT GROUPING(type, last_reason, bucket), type, state, last_reason, bucket, sum(count)::int8
+                FROM unnest($1::timestamptz[]) WITH ORDINALITY AS b (start, number)
+                CROSS JOIN LATERAL (
+                    SELECT b.number - 1 AS bucket,
+                        coalesce(($1::timestamptz[])[b.number::int + 1], $2 + interval '1 microsecond') AS stop
+                ) AS slice
+                CROSS JOIN LATERAL (
+                    SELECT d.notification_type AS type, d.outcome AS state, d.last_reason, count(*) AS count
+                    FROM deliveries AS d
+                    WHERE d.finished_at >= b.start AND d.finished_at < slice.stop AND d.notification_type IS NOT NULL
+                        AND ($3::text IS NULL OR d.device_token_id IN (
+                            SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
+                    GROUP BY 1, 2, 3
+                    UNION ALL
+                    SELECT n.type, d.outcome, d.last_reason, count(*)
+                    FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
+                    WHERE d.finished_at >= b.start AND d.finished_at < slice.stop AND d.notification_type IS NULL
+                        AND ($3::text IS NULL OR d.device_token_id IN (
+                            SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
+                    GROUP BY 1, 2, 3
+                ) AS finished
+                GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
+                """, bindings: bindings)
+        let rows = try await client.withTransaction { connection in
+            try await connection.execute("SELECT set_config('jit', 'off', true)")
+            return try await connection.query(query).decode((Int32, String?, String, String?, Int?, Int).self)
         }
-        let window = """
-            d.finished_at >= $1 AND d.finished_at <= $2
-                AND ($3::text IS NULL OR d.device_token_id IN (
-                    SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
-            """
-        let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: """
-                    SELECT GROUPING(type, last_reason, bucket), type, state, last_reason, bucket, sum(count)::int8
-                    FROM (
-                        SELECT d.notification_type AS type, d.outcome AS state, d.last_reason, \(bucket) AS bucket,
-                            count(*) AS count
-                        FROM deliveries AS d
-                        WHERE \(window) AND d.notification_type IS NOT NULL
-                        GROUP BY 1, 2, 3, 4
-                        UNION ALL
-                        SELECT n.type, d.outcome, d.last_reason, \(bucket), count(*)
-                        FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
-                        WHERE \(window) AND d.notification_type IS NULL
-                        GROUP BY 1, 2, 3, 4
-                    ) AS finished
-                    GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
-                    """, bindings: bindings)
-        ).decode((Int32, String?, String, String?, Int?, Int).self)
         var byType: [String: [String: Int]] = [:]
         var reasons: [DeliveryStats.FailureReason] = []
         var byBucket = Array(repeating: [String: Int](), count: count)
@@ -132,9 +132,7 @@ extension DeliveryLogStore {
         let series = buckets.map { _ in
             byBucket.enumerated().map { index, byState in
                 DeliveryStats.Bucket(
-                    start: since.addingTimeInterval(width * Double(index)),
-                    end: index == count - 1 ? now : since.addingTimeInterval(width * Double(index + 1)),
-                    byState: byState)
+                    start: starts[index], end: index == count - 1 ? now : starts[index + 1], byState: byState)
             }
         }
         return DeliveryStats(

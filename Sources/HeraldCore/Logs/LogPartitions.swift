@@ -24,8 +24,7 @@ public struct LogPartitions: Sendable {
     /// database away) to go on writing into day partitions for a week.
     public static let daysAhead = 7
 
-    /// Serializes the processes that create, drop or analyze partitions ("logpart" in ASCII), so two never make the
-    /// same day and an `ATTACH` never meets an `ANALYZE` of the table.
+    /// Serializes the processes that make or drop partitions ("logpart" in ASCII), so two never make the same day.
     static let lockKey: Int64 = 0x6C_6F67_7061_7274
     static let secondsPerDay: TimeInterval = 86_400
 

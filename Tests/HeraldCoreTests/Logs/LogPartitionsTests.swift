@@ -104,8 +104,8 @@ import Testing
         #expect(newRow == day.name)
     }
 
-    /// Prune drops the days wholly before the cutoff and deletes by row only the day holding it and the default
-    /// partition's old rows; every newer row stays.
+    /// Prune drops the days wholly before the cutoff (one left detached by an interrupted prune too) and deletes by
+    /// row only the day holding it and the default partition's old rows; every newer row stays.
     @Test func pruneDropsOldDaysAndKeepsNewerRows() async throws {
         let client = try Self.client(try await TestDatabases.shared.heraldDatabase())
         defer { client.shutdown() }
@@ -126,6 +126,9 @@ import Testing
         ).scalar(Int.self)
         let expectedKept = try await Self.count(client) - expectedDeleted
         #expect(oldDays.count >= 4)
+        // A prune that stopped between detaching a day and dropping it left that day behind; this one drops it.
+        try await client.execute(
+            "ALTER TABLE push_notification_logs DETACH PARTITION \(identifier: oldDays[0].name)")
 
         let pruned = try await DeliveryLogStore(client: client).prune(before: cutoff, chunk: 7)
         #expect(pruned.partitionsDropped == oldDays.count)
@@ -137,6 +140,10 @@ import Testing
         #expect(after.allSatisfy { $0.end > cutoff })
         #expect(Set(after.map(\.name)) == Set(before.map(\.name)).subtracting(oldDays.map(\.name)))
         #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 0)
+        let left = try await client.query(
+            "SELECT count(*) FROM pg_class WHERE relname = ANY (\(oldDays.map(\.name)))"
+        ).scalar(Int.self)
+        #expect(left == 0, "no table of a dropped day is left")
 
         let again = try await DeliveryLogStore(client: client).prune(before: cutoff)
         #expect(again.logs == 0 && again.partitionsDropped == 0)

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# The delivery log at scale: a month of traffic (10 million log rows over 30 days, with the finished deliveries
+# behind them), then the latency of the log and stats reads the dashboard and backends make, and a prune.
+#
+#   Benchmarks/logs-at-scale.sh                           # builds the release `herald` first
+#   BIN=.build-logs-release/release Benchmarks/logs-at-scale.sh
+#   ROWS=1000000 REQUESTS=50 Benchmarks/logs-at-scale.sh  # a quick, smaller run
+#
+# It starts a throwaway PostgreSQL 15 cluster (as the `postgres` account when run as root, since PostgreSQL refuses
+# root) with its durable defaults (fsync and synchronous_commit on, shared_buffers as initdb sizes it) except
+# max_wal_size=8GB, so loading is not one checkpoint after another; migrates it with `herald migrate up`; makes the
+# past days' partitions and loads the rows with SQL (Benchmarks/logs-at-scale/setup.sql says how); runs VACUUM
+# ANALYZE on every table (what autovacuum does for a month-old database); starts `herald serve --no-deliver`
+# against it; creates a read API key; then times REQUESTS requests of each kind with curl on one kept-alive
+# connection, after 20 of each to warm up:
+#
+#   logs by user          GET /api/v1/logs?userId=U                          a different user each time
+#   logs by notification  GET /api/v1/logs?notificationId=N                  a different notification each time
+#   logs by status since  GET /api/v1/logs?status=S&since=T                  failed, token_expired, retrying, expired;
+#                                                                            since 1 hour, 1 day, 7 days ago
+#   stats 24h             GET /api/v1/stats?window=24h
+#   stats 24h, 24 buckets GET /api/v1/stats?window=24h&buckets=24           what the dashboard asks for
+#
+# and prints p50 and p99 (nearest rank) of each, then runs `herald prune --older-than 20d` and prints its time (with
+# the share of its statements on the log and on the finished deliveries, from PostgreSQL's log) and its line.
+#
+# Environment: BIN (folder of an already built `herald`), ROWS (10000000), DAYS (30), USERS (100000), DEVICES (2 per
+# user), NOTIFICATIONS (ROWS / 20), PROJECTS (2000), REQUESTS (200), KEEP=1 keeps the cluster's folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ROWS=${ROWS:-10000000}
+DAYS=${DAYS:-30}
+USERS=${USERS:-100000}
+DEVICES=${DEVICES:-$((USERS * 2))}
+NOTIFICATIONS=${NOTIFICATIONS:-$((ROWS / 20))}
+PROJECTS=${PROJECTS:-2000}
+REQUESTS=${REQUESTS:-200}
+WARMUP=20
+
+for tool in curl psql; do
+    command -v "$tool" >/dev/null || { echo "$tool not found (apt-get install curl postgresql-client)" >&2; exit 1; }
+done
+pg_bin=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || dirname "$(command -v initdb)")
+[[ -x "$pg_bin/initdb" && -x "$pg_bin/postgres" ]] || { echo "PostgreSQL 15 not found" >&2; exit 1; }
+
+if [[ -z "${BIN:-}" ]]; then
+    echo "== building the release herald"
+    HERALD_BENCHMARKS=1 swift build -c release --scratch-path .build-logs-release --product herald
+    BIN=.build-logs-release/release
+fi
+herald="$(cd "$BIN" && pwd)/herald"
+[[ -x "$herald" ]] || { echo "no herald in $BIN" >&2; exit 1; }
+
+started=$(date +%s)
+clock() { echo "[$(($(date +%s) - started)) s] $*"; }
+ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+
+work="$(mktemp -d /tmp/herald-logs-at-scale-XXXXXX)"
+as_postgres=()
+if [[ $(id -u) == 0 ]]; then
+    chown postgres: "$work"
+    as_postgres=(setpriv --reuid=postgres --regid=postgres --init-groups --)
+fi
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [[ -f "$work/data/postmaster.pid" ]] && "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$work/data" -m fast -w stop >/dev/null
+    if [[ "${KEEP:-0}" == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+port=""
+for candidate in $(shuf -i 20000-60000 -n 50); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then port=$candidate; break; fi
+done
+[[ -n "$port" ]] || { echo "no free port found" >&2; exit 1; }
+
+clock "PostgreSQL 15 in $work, port $port"
+"${as_postgres[@]}" "$pg_bin/initdb" -D "$work/data" -U herald --auth=trust -E UTF8 --locale=C >"$work/initdb.log"
+"${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$work/data" -l "$work/postgres.log" -w -o \
+    "-p $port -k $work -c listen_addresses=127.0.0.1 -c max_wal_size=8GB" start >/dev/null
+export PGHOST=127.0.0.1 PGPORT=$port PGUSER=herald PGDATABASE=herald
+psql -q -d postgres -c "CREATE DATABASE herald"
+url="postgres://herald@127.0.0.1:$port/herald"
+echo "PostgreSQL: $(psql -Atc "SELECT string_agg(name || '=' || setting || coalesce(unit, ''), ', ' ORDER BY name)
+    FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes', 'shared_buffers',
+    'max_wal_size', 'server_version')")"
+
+"$herald" migrate up --database-url "$url" --migrations Migrations >"$work/migrate.log"
+clock "migrated ($(grep -c . "$work/migrate.log") migrations)"
+
+t=$(date +%s%N)
+psql -q -X -v users="$USERS" -v devices="$DEVICES" -v projects="$PROJECTS" -v notifications="$NOTIFICATIONS" \
+    -v rows="$ROWS" -v days="$DAYS" -f Benchmarks/logs-at-scale/setup.sql >"$work/load.log"
+fillers=()
+for part in 0 1; do
+    psql -q -X -c "SELECT bench.fill_days($part, 2)" >>"$work/load.log" &
+    fillers+=($!)
+done
+for pid in "${fillers[@]}"; do wait "$pid"; done
+psql -q -X -f Benchmarks/logs-at-scale/finish.sql >>"$work/load.log" 2>&1
+clock "loaded $ROWS log rows over $DAYS days in $(($(ms_since "$t") / 1000)) s"
+# Every table but the partitioned log itself, whose own statistics autovacuum never gathers (its partitions' it does).
+t=$(date +%s%N)
+psql -q -X <<'SQL'
+SELECT 'VACUUM (ANALYZE) ' || string_agg(oid::regclass::text, ', ') FROM pg_class
+WHERE relkind IN ('r', 'm') AND relnamespace = 'public'::regnamespace \gexec
+SQL
+clock "VACUUM (ANALYZE) in $(($(ms_since "$t") / 1000)) s"
+psql -X -At -F ' ' -c "
+    SELECT 'log rows: ' || (SELECT count(*) FROM push_notification_logs)
+        || ', in the default partition: ' || (SELECT count(*) FROM push_notification_logs_default)
+        || ', day partitions: ' || (SELECT count(*) - 1 FROM pg_inherits
+            WHERE inhparent = 'push_notification_logs'::regclass)
+        || ', finished deliveries: ' || (SELECT count(*) FROM deliveries)
+        || ', log size: ' || pg_size_pretty((SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+            WHERE inhparent = 'push_notification_logs'::regclass))
+        || ', deliveries size: ' || pg_size_pretty(pg_total_relation_size('deliveries'))"
+
+DATABASE_URL="$url" "$herald" serve --no-deliver --port 0 >"$work/serve.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 120); do
+    grep -qsE 'serving on 127\.0\.0\.1:[0-9]+' "$work/serve.log" && break
+    sleep 0.5
+done
+api_port="$(grep -m1 -oE 'serving on 127\.0\.0\.1:[0-9]+' "$work/serve.log" | cut -d: -f2 || true)"
+[[ -n "$api_port" ]] || { cat "$work/serve.log" >&2; exit 1; }
+key="$("$herald" keys create --name logs-at-scale --scope read --database-url "$url" | sed -n 1p)"
+base="http://127.0.0.1:$api_port/api/v1"
+clock "herald serve on port $api_port"
+
+rfc3339() { date -u -d "$1" +%Y-%m-%dT%H:%M:%SZ; }
+total=$((WARMUP + REQUESTS))
+mapfile -t users < <(psql -X -At -c "SELECT external_id FROM users ORDER BY random() LIMIT $total")
+mapfile -t notifications < <(psql -X -At -c "SELECT id FROM notifications ORDER BY random() LIMIT $total")
+statuses=(failed token_expired retrying expired)
+windows=("$(rfc3339 '1 hour ago')" "$(rfc3339 '1 day ago')" "$(rfc3339 '7 days ago')")
+
+# One curl for all requests of a kind (one kept-alive connection); each line: HTTP status and seconds.
+measure() { # LABEL GOAL_MS URL...
+    local label=$1 goal=$2
+    shift 2
+    local config="$work/curl.conf" url
+    : >"$config"
+    for url in "$@"; do printf 'url = "%s"\noutput = "/dev/null"\n' "$url" >>"$config"; done
+    curl -sS -K "$config" -H "Authorization: Bearer $key" -w '%{http_code} %{time_total}\n' >"$work/times"
+    if grep -vq '^200 ' "$work/times"; then
+        echo "$label: an answer other than 200:" >&2
+        sort "$work/times" | uniq -c -w 3 >&2
+        exit 1
+    fi
+    tail -n +$((WARMUP + 1)) "$work/times" | awk '{ print $2 * 1000 }' | sort -n | awk -v label="$label" -v goal="$goal" '
+        { t[NR] = $1 }
+        END {
+            p50 = t[int((NR * 50 + 99) / 100)]; p99 = t[int((NR * 99 + 99) / 100)]
+            printf "%s: p50 %.1f ms, p99 %.1f ms (goal < %d ms, %d requests)\n", label, p50, p99, goal, NR
+        }'
+}
+
+urls=()
+for i in $(seq 0 $((total - 1))); do urls+=("$base/logs?userId=${users[$i]}"); done
+measure "logs by user" 50 "${urls[@]}"
+urls=()
+for i in $(seq 0 $((total - 1))); do urls+=("$base/logs?notificationId=${notifications[$i]}"); done
+measure "logs by notification" 50 "${urls[@]}"
+urls=()
+for i in $(seq 0 $((total - 1))); do
+    urls+=("$base/logs?status=${statuses[$((i % 4))]}&since=${windows[$((i % 3))]}")
+done
+measure "logs by status since" 50 "${urls[@]}"
+urls=()
+for _ in $(seq 1 "$total"); do urls+=("$base/stats?window=24h"); done
+measure "stats 24h" 200 "${urls[@]}"
+urls=()
+for _ in $(seq 1 "$total"); do urls+=("$base/stats?window=24h&buckets=24"); done
+measure "stats 24h, 24 buckets (the dashboard's)" 200 "${urls[@]}"
+
+# The prune's statements are logged with their durations, to tell the log's share from the deliveries'.
+mark=$(wc -l <"$work/postgres.log")
+t=$(date +%s%N)
+pruned="$(PGOPTIONS="-c log_min_duration_statement=0" "$herald" prune --older-than 20d --database-url "$url")"
+elapsed=$(ms_since "$t")
+split="$(tail -n +$((mark + 1)) "$work/postgres.log" | awk '
+    / duration: / {
+        for (i = 1; i <= NF; i++) if ($i == "duration:") ms = $(i + 1)
+        if ($0 ~ /deliveries/) deliveries += ms; else logs += ms
+    }
+    END { printf "the log %.1f s, finished deliveries %.1f s", logs / 1000, deliveries / 1000 }')"
+echo "prune --older-than 20d: $(awk -v ms="$elapsed" 'BEGIN { printf "%.1f", ms / 1000 }') s ($split), $pruned"
+clock "done"
