@@ -13,7 +13,7 @@ import Testing
     @Test func hs256RoundTrips() throws {
         let claims = Claims(sub: "user-1", exp: 42)
         let token = try JWT.encode(claims, key: .hs256(secret: secret), keyID: "k1")
-        let (header, decoded) = try JWT.verify(token, as: Claims.self) { $0 == "k1" ? .hs256(secret: secret) : nil }
+        let (header, decoded) = try JWT.verify(token, as: Claims.self) { $0.kid == "k1" ? .hs256(secret: secret) : nil }
         #expect(header == JWTHeader(alg: "HS256", kid: "k1"))
         #expect(decoded == claims)
     }

@@ -53,11 +53,10 @@ public struct UserTokenVerifier: Sendable {
     public func verify(_ token: String, now: Date = Date()) throws(Failure) -> ExternalID {
         guard isConfigured else { throw .notConfigured }
         guard token.utf8.count <= 8192 else { throw .invalid("too long") }
-        let algorithm = Self.headerAlgorithm(token)
         let claims: Claims
         do {
-            claims = try JWT.verify(token, as: Claims.self) { _ in
-                switch algorithm {
+            claims = try JWT.verify(token, as: Claims.self) { header in
+                switch header.alg {
                 case JWTAlgorithm.hs256.rawValue: hmacSecret.map { .hs256(secret: $0) }
                 case JWTAlgorithm.es256.rawValue: publicKey.map { .es256($0) }
                 default: nil
@@ -71,14 +70,5 @@ public struct UserTokenVerifier: Sendable {
         if let nbf = claims.nbf, nbf - slack > now.timeIntervalSince1970 { throw .notYetValid }
         guard let user = ExternalID(claims.sub) else { throw .invalid("sub is not a user id") }
         return user
-    }
-
-    /// The `alg` the token's header names, read only to choose a key; ``JWT/verify(_:as:key:)`` checks it again.
-    private static func headerAlgorithm(_ token: String) -> String? {
-        guard let headerPart = token.split(separator: ".", omittingEmptySubsequences: false).first,
-            let json = Base64URL.decode(headerPart),
-            let header = try? JSONDecoder().decode(JWTHeader.self, from: json)
-        else { return nil }
-        return header.alg
     }
 }

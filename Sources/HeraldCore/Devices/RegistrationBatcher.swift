@@ -3,6 +3,11 @@ import APNsCore
 /// Registers devices in batches when many arrive at once, so a burst costs a few statements and commits instead of
 /// one each. A registration that finds no batch running starts one at once, so a lone request waits for nothing.
 ///
+/// While a batch runs, the registrations arriving meanwhile wait for it and then go together as the next batch: under
+/// load the batches grow rather than the statements, so the database parses, plans and commits once for many rows.
+/// Another batch runs beside the first only when a full one waits, which keeps a burst bigger than a statement, or a
+/// batch held up by a lock, from queueing behind it.
+///
 /// Batches never hold the same token twice (the second waits for the next batch), and a batch that fails is retried
 /// one registration at a time, so one bad registration never fails the others.
 public actor RegistrationBatcher {
@@ -19,7 +24,7 @@ public actor RegistrationBatcher {
     private var running = 0
 
     /// - Parameters:
-    ///   - maximumBatches: Statements in flight at once; keep it below the pool's size.
+    ///   - maximumBatches: Statements in flight at once when full batches wait; keep it below the pool's size.
     ///   - maximumBatchSize: Registrations per statement.
     public init(store: DeviceStore, maximumBatches: Int = 4, maximumBatchSize: Int = 256) {
         self.store = store
@@ -38,7 +43,12 @@ public actor RegistrationBatcher {
     }
 
     private func startBatchIfRoom() {
-        guard running < maximumBatches, !pending.isEmpty else { return }
+        while running < maximumBatches, !pending.isEmpty, running == 0 || pending.count >= maximumBatchSize {
+            startBatch()
+        }
+    }
+
+    private func startBatch() {
         var batch: [Pending] = []
         var rest: [Pending] = []
         var tokens: Set<String> = []

@@ -21,7 +21,7 @@ struct AuthMiddleware: RouterMiddleware {
         guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw APIError.unauthorized("the Authorization header must be Bearer <token>")
         }
-        let credential = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let credential = Self.trimmed(header.dropFirst(7))
         var context = context
         if credential.hasPrefix(APIKeyStore.keyPrefix) {
             guard let key = try await keys.authenticate(credential) else {
@@ -41,5 +41,15 @@ struct AuthMiddleware: RouterMiddleware {
             }
         }
         return try await next(request, context)
+    }
+
+    /// `text` without surrounding whitespace. A credential that starts and ends with printable ASCII, as every valid
+    /// one does, is taken as it is: trimming goes through NSString on Linux, a noticeable share of a request.
+    static func trimmed(_ text: Substring) -> String {
+        let printable: ClosedRange<UInt8> = 0x21...0x7E
+        if let first = text.utf8.first, let last = text.utf8.last, printable.contains(first), printable.contains(last) {
+            return String(text)
+        }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -33,6 +33,11 @@ struct InputHygieneMiddleware: RouterMiddleware {
 
     /// Percent-decodes `text` (`+` is a space in a query) and checks what it says.
     private static func check(_ text: String, field: String) throws(APIError) {
+        // Printable ASCII without `%` or `+` decodes to itself and holds no control character: most paths and
+        // queries, passed without the decoding (through NSString on Linux, a noticeable share of a request).
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }) {
+            return
+        }
         guard let value = decoded(text) else {
             throw APIError(.badRequest, .validationFailed, "is not percent-encoded UTF-8", field: field)
         }

@@ -4,6 +4,8 @@ import HeraldCore
 import Hummingbird
 import NIOCore
 
+private typealias JSONMembers = [String: JSONValue]
+
 /// Reads request bodies: at most the configured size, then well-formed JSON (else 400), then an object (else 422).
 enum JSONBody {
     /// The raw body, refused with 413 beyond `limit` bytes, before or while it is read.
@@ -20,11 +22,19 @@ enum JSONBody {
 
     /// The body as a JSON object to read fields from.
     static func object(_ buffer: ByteBuffer) throws -> JSONObject {
+        let data = Data(buffer.readableBytesView)
+        let decoder = JSONDecoder()
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView))
-        } catch {
-            throw APIError.invalidJSON("the body is not well-formed JSON")
+        // An object, as bodies are, decodes as one at once; anything else goes through JSONValue's tries, so that
+        // malformed JSON stays a 400 and well-formed JSON that is no object a 422.
+        if let members = try? decoder.decode(JSONMembers.self, from: data) {
+            value = .object(members)
+        } else {
+            do {
+                value = try decoder.decode(JSONValue.self, from: data)
+            } catch {
+                throw APIError.invalidJSON("the body is not well-formed JSON")
+            }
         }
         if let field = value.fieldHoldingNUL(at: "") {
             // PostgreSQL refuses NUL in text and jsonb; every other character a string may hold is kept.
