@@ -26,6 +26,9 @@ extension GatewayBenchmark {
     /// The users registrations are made for, `reg-1` … `reg-64`, as in `register.lua`.
     static let registrants = 64
 
+    /// Herald's registrations and the pgbench floor in alternating rounds of `options.seconds` each (the floor first
+    /// in odd rounds, Herald first in even ones), so both meet the same table sizes and, as well as it goes on a
+    /// shared machine, the same load; each figure is the median of its rounds.
     static func registrations(
         client: PostgresClient, databaseURL: String, base: String, secret: [UInt8], options: Options
     ) async throws -> RegistrationFigures {
@@ -35,11 +38,6 @@ extension GatewayBenchmark {
             SELECT 'reg-' || i, 'reg-' || i || '@example.com', 'Registrant ' || i
             FROM generate_series(1, \(registrants)) i
             """)
-
-        // The floor first, so that Herald's registrations meet the larger table.
-        let floor = try await registrationFloor(databaseURL: databaseURL, options: options)
-        let afterFloor = try await client.query("SELECT count(*) FROM device_tokens").scalar(Int.self)
-
         let expiry = Int(Date().timeIntervalSince1970) + 3600
         let tokens = try (1...registrants).map {
             try JWT.encode(Claims(sub: "reg-\($0)", exp: expiry), key: .hs256(secret: secret))
@@ -47,16 +45,47 @@ extension GatewayBenchmark {
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-tokens-\(UUID())")
         try tokens.joined(separator: "\n").appending("\n").write(to: tokenFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: tokenFile) }
+        let script = try registrationFloorScript()
+        defer { try? FileManager.default.removeItem(at: script) }
+
+        var herald: [Double] = []
+        var floor: [Double] = []
+        for round in 1...options.rounds {
+            for runsFloor in round % 2 == 1 ? [true, false] : [false, true] {
+                if runsFloor {
+                    floor.append(
+                        try await registrationFloor(
+                            script: script, databaseURL: databaseURL, round: round, options: options))
+                } else {
+                    herald.append(
+                        try await heraldRegistrations(
+                            client: client, base: base, tokens: tokenFile, round: round, options: options))
+                }
+            }
+        }
+        return RegistrationFigures(herald: median(herald), floor: median(floor), sessions: options.pool)
+    }
+
+    /// wrk against `herald serve` for `options.seconds`.
+    /// - Returns: successful registrations per second.
+    static func heraldRegistrations(
+        client: PostgresClient, base: String, tokens: URL, round: Int, options: Options
+    ) async throws -> Double {
+        let before = try await client.query("SELECT count(*) FROM device_tokens").scalar(Int.self)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("register.lua")
         let arguments = [
             "-t2", "-c\(options.connections)", "-d\(options.seconds)s", "--latency", "-s", script.path, base,
         ]
-        print("\n== registrations: wrk \(arguments.dropLast(3).joined(separator: " ")) -s register.lua \(base)")
-        let output = try await runTool("/usr/bin/wrk", arguments, environment: ["HERALD_BENCH_TOKENS": tokenFile.path])
-        print(output)
-        let stored = try await client.query("SELECT count(*) FROM device_tokens").scalar(Int.self) - afterFloor
+        print(
+            "\n== round \(round), registrations: wrk \(arguments.dropLast(3).joined(separator: " ")) -s register.lua "
+                + base)
+        let output = try await runTool(
+            "/usr/bin/wrk", arguments,
+            environment: ["HERALD_BENCH_TOKENS": tokens.path, "HERALD_BENCH_ROUND": "\(round)"])
+        print(output.split(separator: "\n").dropFirst(2).joined(separator: "\n"))
+        let stored = try await client.query("SELECT count(*) FROM device_tokens").scalar(Int.self) - before
         print("device rows stored by herald: \(stored)")
-        return RegistrationFigures(herald: try successfulRate(wrk: output), floor: floor, sessions: options.pool)
+        return try successfulRate(wrk: output)
     }
 
     /// wrk's requests per second, less the share answered with an error.
@@ -72,36 +101,43 @@ extension GatewayBenchmark {
         return requests > 0 ? rate * (requests - failed) / requests : 0
     }
 
-    /// pgbench running ``DeviceStore/registerStatement`` for random new tokens of the same users, with the values
-    /// `register.lua` sends, in as many sessions as Herald's pool, for as long as wrk runs. Prepared once per
-    /// session, so the database parses and plans it once: the floor is what PostgreSQL does at best.
-    /// - Returns: transactions (registrations) per second.
-    static func registrationFloor(databaseURL: String, options: Options) async throws -> Double {
+    /// The pgbench script: ``DeviceStore/registerStatement`` for a random new token of one of the same users, with
+    /// the values `register.lua` sends.
+    static func registrationFloorScript() throws -> URL {
         let values = [
             1: "('reg-' || :user)", 2: "lpad(to_hex(:token::int8), 64, '0')", 3: "'iOS'::text",
             4: "'sandbox'::text", 5: "NULL::text", 6: "'1.0'::text", 7: "'18.0'::text", 8: "NULL::text",
         ]
-        let statement = try substitute(DeviceStore.registerStatement.sql, values)
         let script = """
             \\set token random(1, 4611686018427387904)
             \\set user random(1, \(registrants))
-            \(statement);
+            \(try substitute(DeviceStore.registerStatement.sql, values));
 
             """
-        let scriptFile = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID()).sql")
-        try script.write(to: scriptFile, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: scriptFile) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID()).sql")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// pgbench running the floor script in as many sessions as Herald's pool, for as long as wrk runs. Prepared once
+    /// per session, so the database parses and plans it once: the floor is what PostgreSQL does at best.
+    /// - Returns: transactions (registrations) per second.
+    static func registrationFloor(script: URL, databaseURL: String, round: Int, options: Options) async throws
+        -> Double
+    {
         let arguments = [
             "pgbench", "-n", "-M", "prepared", "-c", "\(options.pool)", "-j", "2", "-T", "\(options.seconds)", "-f",
-            scriptFile.path, databaseURL,
+            script.path, databaseURL,
         ]
         print(
-            "\n== registration floor: pgbench \(arguments.dropFirst().dropLast(3).joined(separator: " ")) -f "
-                + "register.sql (DeviceStore.registerStatement)")
+            "\n== round \(round), registration floor: pgbench "
+                + "\(arguments.dropFirst().dropLast(3).joined(separator: " ")) -f register.sql (DeviceStore.registerStatement)"
+        )
         let output = try await runTool("/usr/bin/env", arguments, environment: [:])
         print(
             output.split(separator: "\n").filter {
-                $0.hasPrefix("number of") || $0.hasPrefix("latency") || $0.hasPrefix("tps")
+                $0.hasPrefix("number of transactions") || $0.hasPrefix("number of failed") || $0.hasPrefix("latency")
+                    || $0.hasPrefix("tps")
             }.joined(separator: "\n"))
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
             let tps = Double(line.dropFirst(6).prefix { $0.isNumber || $0 == "." })

@@ -12,15 +12,15 @@ import Synchronization
 // PostgreSQL itself sets for the same work, measured in the same run on the same database:
 //   1. device registrations over HTTP keep-alive with wrk: requests/s and latency percentiles; floor: Herald's own
 //      registration upsert (``DeviceStore/registerStatement``) driven by pgbench with as many sessions as Herald's
-//      database pool, for as long;
+//      database pool, for as long, in alternating rounds; medians of the rounds;
 //   2. one new_feedback event to a project of N members with 2 devices each: time until 202 and time until all
 //      2N delivery rows exist (the notification turns `expanded` in the transaction that inserts them); floor: a
 //      bare INSERT ... SELECT of the same 2N delivery rows from the same members' devices into the same table,
-//      alternating with Herald's runs.
+//      alternating with Herald's runs; medians of the runs.
 // The last lines put each figure beside its floor, with the ratio and the goal.
 //
-// usage: gateway-bench [--members N] [--seconds S] [--connections C] [--runs R] [--pool P]
-//   `herald` is taken from beside this executable (build both with -c release); pgbench and wrk from PATH.
+// usage: gateway-bench [--members N] [--seconds S] [--connections C] [--runs R] [--rounds N] [--pool P]
+//   `herald` is taken from beside this executable (build both with -c release), wrk from /usr/bin, pgbench from PATH.
 //   DATABASE_URL selects an empty database, else a private durable PostgreSQL cluster (default settings) is started.
 
 @main
@@ -65,6 +65,8 @@ struct GatewayBenchmark {
         var seconds = 10
         var connections = 64
         var runs = 5
+        /// Alternating rounds of wrk and pgbench, `seconds` each.
+        var rounds = 3
         /// Herald's database pool, and so pgbench's sessions.
         var pool = 16
 
@@ -77,6 +79,7 @@ struct GatewayBenchmark {
                 case "--seconds": seconds = value ?? seconds
                 case "--connections": connections = value ?? connections
                 case "--runs": runs = value ?? runs
+                case "--rounds": rounds = value ?? rounds
                 case "--pool": pool = value ?? pool
                 default: print("ignoring \(flag)")
                 }
@@ -114,7 +117,7 @@ struct GatewayBenchmark {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
-    static func median(_ values: [Duration]) -> Duration { values.sorted()[values.count / 2] }
+    static func median<Value: Comparable>(_ values: [Value]) -> Value { values.sorted()[values.count / 2] }
 
     static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15

@@ -1,5 +1,6 @@
 -- wrk script for gateway-bench: POSTs device registrations over keep-alive connections, each with a token no other
--- request uses, rotating over the user tokens listed (one JWT per line) in the file $HERALD_BENCH_TOKENS.
+-- request uses, rotating over the user tokens listed (one JWT per line) in the file $HERALD_BENCH_TOKENS. Tokens
+-- carry the number in $HERALD_BENCH_ROUND, so a later run registers new devices too rather than re-registering.
 
 local threads = 0
 
@@ -14,11 +15,12 @@ function init(args)
       tokens[#tokens + 1] = line
    end
    counter = 0
+   round = tonumber(os.getenv("HERALD_BENCH_ROUND") or "0")
 end
 
 function request()
    counter = counter + 1
-   local token = string.format("%08x%056x", thread_id, counter)
+   local token = string.format("%08x%08x%048x", round, thread_id, counter)
    local jwt = tokens[(counter % #tokens) + 1]
    local body = '{"token":"' .. token .. '","platform":"iOS","appVersion":"1.0","osVersion":"18.0"}'
    return wrk.format("POST", "/api/v1/devices/register",

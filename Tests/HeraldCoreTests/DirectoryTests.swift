@@ -85,11 +85,14 @@ import Testing
 }
 
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct RegistrationBatcherTests {
-    @Test func concurrentRegistrationsAreBatchedWithTheSameOutcomes() async throws {
+    /// One batch at a time, and batches beside each other once five registrations wait.
+    @Test(arguments: [(1, 16), (3, 5)])
+    func concurrentRegistrationsAreBatchedWithTheSameOutcomes(batches: Int, parallelAfter: Int) async throws {
         let db = try await CoreDatabase.make()
         defer { db.client.shutdown() }
         let users = [try await db.user("a"), try await db.user("b")]
-        let batcher = RegistrationBatcher(store: db.devices, maximumBatches: 1, maximumBatchSize: 50)
+        let batcher = RegistrationBatcher(
+            store: db.devices, maximumBatches: batches, maximumBatchSize: 50, minimumParallelBatchSize: parallelAfter)
         let shared = DeviceToken(hex: SecureToken.hex())!
         // 200 distinct tokens, one token registered by both users, and an unknown user.
         let outcomes = await withTaskGroup(of: Result<Bool, any Error>.self) { group in

@@ -3,10 +3,11 @@ import APNsCore
 /// Registers devices in batches when many arrive at once, so a burst costs a few statements and commits instead of
 /// one each. A registration that finds no batch running starts one at once, so a lone request waits for nothing.
 ///
-/// While a batch runs, the registrations arriving meanwhile wait for it and then go together as the next batch: under
+/// While a batch runs, a few registrations arriving meanwhile wait for it and then go together as the next batch: under
 /// load the batches grow rather than the statements, so the database parses, plans and commits once for many rows.
-/// Another batch runs beside the first only when a full one waits, which keeps a burst bigger than a statement, or a
-/// batch held up by a lock, from queueing behind it.
+/// Once `minimumParallelBatchSize` wait, they start a batch beside the running one, so the database works on one
+/// while the other waits for its commit to be flushed, and a batch held up by a lock or a slow disk does not hold up
+/// every registration behind it.
 ///
 /// Batches never hold the same token twice (the second waits for the next batch), and a batch that fails is retried
 /// one registration at a time, so one bad registration never fails the others.
@@ -20,16 +21,21 @@ public actor RegistrationBatcher {
     private let store: DeviceStore
     private let maximumBatches: Int
     private let maximumBatchSize: Int
+    private let minimumParallelBatchSize: Int
     private var pending: [Pending] = []
     private var running = 0
 
     /// - Parameters:
-    ///   - maximumBatches: Statements in flight at once when full batches wait; keep it below the pool's size.
+    ///   - maximumBatches: Statements in flight at once; keep it below the pool's size.
     ///   - maximumBatchSize: Registrations per statement.
-    public init(store: DeviceStore, maximumBatches: Int = 4, maximumBatchSize: Int = 256) {
+    ///   - minimumParallelBatchSize: Registrations that must be waiting before a batch starts beside a running one.
+    public init(
+        store: DeviceStore, maximumBatches: Int = 4, maximumBatchSize: Int = 256, minimumParallelBatchSize: Int = 16
+    ) {
         self.store = store
         self.maximumBatches = max(1, maximumBatches)
         self.maximumBatchSize = max(1, maximumBatchSize)
+        self.minimumParallelBatchSize = max(1, minimumParallelBatchSize)
     }
 
     /// Registers a token for `user`; see ``DeviceStore/register(_:for:)``.
@@ -43,7 +49,7 @@ public actor RegistrationBatcher {
     }
 
     private func startBatchIfRoom() {
-        while running < maximumBatches, !pending.isEmpty, running == 0 || pending.count >= maximumBatchSize {
+        while running < maximumBatches, !pending.isEmpty, running == 0 || pending.count >= minimumParallelBatchSize {
             startBatch()
         }
     }
