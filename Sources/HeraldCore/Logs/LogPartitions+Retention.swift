@@ -38,7 +38,7 @@ extension LogPartitions {
         let names = try await client.query(
             """
             SELECT c.relname::text FROM pg_class AS c
-            WHERE c.relkind = 'r' AND NOT c.relispartition AND c.relname ~ \(Self.table + "_p[0-9]{8}$")
+            WHERE c.relkind = 'r' AND NOT c.relispartition AND c.relname ~ \("^" + Self.table + "_p[0-9]{8}$")
                 AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = to_regclass(\(Self.table)))
             ORDER BY 1
             """
