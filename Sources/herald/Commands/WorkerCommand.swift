@@ -35,6 +35,7 @@ struct WorkerCommand: AsyncParsableCommand {
                 client: client, settings: apnsSettings, configuration: engine, webhook: configuration.webhook,
                 masterKey: configuration.masterKey,
                 metrics: NOOPMetricsHandler.instance, logger: logger)
+            await runtime.defineDefaults()
             let signal = ShutdownSignal()
             // The engine writes the log, so the days it writes into are made here too (see `LogPartitions`).
             let maintenance = Task { await LogPartitions(client: client).maintain(logger: logger) }

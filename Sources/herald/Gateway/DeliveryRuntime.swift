@@ -39,13 +39,18 @@ struct DeliveryRuntime {
             logger: logger)
     }
 
+    /// Records the default app and key from the `APNS_*` settings. `herald serve` awaits it before it listens, so
+    /// that a request naming the default app never arrives before the app exists.
+    func defineDefaults() async {
+        await defaults.define()
+    }
+
     /// Runs the APNs client and the engine until `stop` returns (a signal), then shuts down in order: stop
     /// claiming, finish or release what is in flight, close the APNs connections.
     ///
     /// The fleet's provider token is adopted before the first push, so a restarted or added process sends with the
     /// token the others use rather than a new one Apple may refuse.
     func run(until stop: @escaping @Sendable () async -> Void) async {
-        await defaults.define()
         let router = router
         try? await router.refresh()
         let routerTask = Task { await router.run() }

@@ -40,6 +40,7 @@ struct Gateway {
     func run(
         until stop: @escaping @Sendable () async -> Void, onServing: @escaping @Sendable (Int) async -> Void
     ) async throws {
+        await delivery?.defineDefaults()
         let application = HeraldApplication.make(
             settings: settings, services: services, logger: logger, onServerRunning: onServing)
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))

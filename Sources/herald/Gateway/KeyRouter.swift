@@ -197,31 +197,16 @@ final class KeyRouter: APNsTransport {
         _ share: [PushRequest], at positions: [Int], environment: APNsEnvironment, to output: PushAnswers.Continuation
     ) async {
         let routes = candidates(topic: share[0].topic, environment: environment)
-        let route = routes?.first
-        guard routes == nil || route != nil else {
-            for (request, position) in zip(share, positions) {
-                let result = (try? await send(request, environment: environment)) ?? .failed(.cancelled)
-                output.yield([PushAnswer(index: position, result: result, latency: .zero)])
-            }
-            return
-        }
-        // Before the first read of the keys there are no routes: the settings' key signs.
-        var client: APNsClient? = defaultClient
-        if let route { client = await acquireClient(for: route) }
+        // Before the first read of the keys there are no routes, and the settings' key signs. With routes but none
+        // usable (no key may sign, or the best key's material is unreadable), the one-push path answers why, or
+        // pauses the key and tries the next.
+        var client: APNsClient? = routes == nil ? defaultClient : nil
+        if let route = routes?.first { client = await acquireClient(for: route) }
         guard let client else {
-            // The key's material is unreadable: the one-push path pauses it and tries the next key.
-            await withTaskGroup(of: Void.self) { group in
-                for (request, position) in zip(share, positions) {
-                    group.addTask {
-                        let begin = ContinuousClock.now
-                        let result = (try? await self.send(request, environment: environment)) ?? .failed(.cancelled)
-                        output.yield([PushAnswer(index: position, result: result, latency: .now - begin)])
-                    }
-                }
-            }
-            return
+            return await sendOneByOne(
+                Array(share.indices), of: share, at: positions, environment: environment, to: output)
         }
-        defer { if let route { release(route.ref) } }
+        defer { if let route = routes?.first { release(route.ref) } }
         var unanswered = Set(share.indices)
         var refused: [Int] = []
         for await chunk in client.send(share, environment: environment) {
@@ -230,7 +215,7 @@ final class KeyRouter: APNsTransport {
             for answer in chunk {
                 unanswered.remove(answer.index)
                 if case .rejected(let rejection) = answer.result, Self.refusesKey(rejection.reason),
-                    let route, (routes?.count ?? 0) > 1
+                    let route = routes?.first, (routes?.count ?? 0) > 1
                 {
                     pause(route.ref, reason: rejection.reason)
                     refused.append(answer.index)
@@ -241,14 +226,26 @@ final class KeyRouter: APNsTransport {
             }
             if !passed.isEmpty { output.yield(passed) }
         }
-        for index in refused {
-            let begin = ContinuousClock.now
-            let result = (try? await send(share[index], environment: environment)) ?? .failed(.cancelled)
-            output.yield([PushAnswer(index: positions[index], result: result, latency: .now - begin)])
-        }
+        await sendOneByOne(refused, of: share, at: positions, environment: environment, to: output)
         if !unanswered.isEmpty {
             output.yield(
                 unanswered.map { PushAnswer(index: positions[$0], result: .failed(.cancelled), latency: .zero) })
+        }
+    }
+
+    /// Sends `indices` of `share` through the one-push path, all at once.
+    private func sendOneByOne(
+        _ indices: [Int], of share: [PushRequest], at positions: [Int], environment: APNsEnvironment,
+        to output: PushAnswers.Continuation
+    ) async {
+        await withTaskGroup(of: Void.self) { group in
+            for index in indices {
+                group.addTask {
+                    let begin = ContinuousClock.now
+                    let result = (try? await self.send(share[index], environment: environment)) ?? .failed(.cancelled)
+                    output.yield([PushAnswer(index: positions[index], result: result, latency: .now - begin)])
+                }
+            }
         }
     }
 
