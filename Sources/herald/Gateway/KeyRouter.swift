@@ -233,19 +233,19 @@ final class KeyRouter: APNsTransport {
         }
     }
 
-    /// Sends `indices` of `share` through the one-push path, all at once.
+    /// Sends `indices` of `share` through the one-push path, all at once, answering at the caller's positions.
     private func sendOneByOne(
         _ indices: [Int], of share: [PushRequest], at positions: [Int], environment: APNsEnvironment,
         to output: PushAnswers.Continuation
     ) async {
-        await withTaskGroup(of: Void.self) { group in
-            for index in indices {
-                group.addTask {
-                    let begin = ContinuousClock.now
-                    let result = (try? await self.send(share[index], environment: environment)) ?? .failed(.cancelled)
-                    output.yield([PushAnswer(index: positions[index], result: result, latency: .now - begin)])
-                }
-            }
+        let answers = PushAnswers.concurrently(indices.map { share[$0] }) {
+            try await self.send($0, environment: environment)
+        }
+        for await chunk in answers {
+            output.yield(
+                chunk.map {
+                    PushAnswer(index: positions[indices[$0.index]], result: $0.result, latency: $0.latency)
+                })
         }
     }
 
