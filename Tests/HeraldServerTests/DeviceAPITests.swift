@@ -87,6 +87,29 @@ import Testing
         }
     }
 
+    /// The body the seed's own app sends (004 §8.2): its `osVersion` is Foundation's
+    /// `operatingSystemVersionString`, 28 characters on iOS 18.
+    @Test func theSeedAppsRegistrationBodyRegistersAsIs() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await Self.setUp(api, users: ["alice"])
+            let seedBody = #"""
+                {"token":"\#(Self.hexToken().lowercased())","platform":"iOS","appVersion":"1.2.0","osVersion":"Version 18.0 (Build 22A3354)"}
+                """#
+            let registered = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"), json: seedBody)
+            #expect(registered.status == .created, "\(registered.text)")
+            #expect(registered.json?["osVersion"] == .string("Version 18.0 (Build 22A3354)"))
+            let before = try await harness.snapshot()
+            let tooLong = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(Self.hexToken())","platform":"iOS","osVersion":"\#(String(repeating: "9", count: 65))"}"#)
+            #expect(tooLong.status == .unprocessableContent)
+            #expect(tooLong.field == "osVersion")
+            #expect(try await harness.snapshot() == before)
+        }
+    }
+
     @Test func aUserCannotTouchAnotherUsersDevice() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in

@@ -62,17 +62,19 @@ struct DeviceRoutes {
         }
         let topic = try body.string("topic")
         if let topic, !Self.isTopic(topic) { throw .validation("must be a bundle id", field: "topic") }
-        let appVersion = try body.string("appVersion")
-        if let appVersion, !(1...20).contains(appVersion.codePointCount) {
-            throw .validation("must be 1 to 20 characters", field: "appVersion")
-        }
-        let osVersion = try body.string("osVersion")
-        if let osVersion, !(1...20).contains(osVersion.codePointCount) {
-            throw .validation("must be 1 to 20 characters", field: "osVersion")
-        }
         return DeviceRegistration(
             token: token, platform: platform, environment: environment, topic: topic,
-            app: try body.externalID("appId"), appVersion: appVersion, osVersion: osVersion)
+            app: try body.externalID("appId"), appVersion: try version(body, "appVersion"),
+            osVersion: try version(body, "osVersion"))
+    }
+
+    /// A version as the system words it (`Version 18.0 (Build 22A3354)` on iOS), up to 64 characters.
+    private func version(_ body: JSONObject, _ key: String) throws(APIError) -> String? {
+        let version = try body.string(key)
+        if let version, !(1...64).contains(version.codePointCount) {
+            throw .validation("must be 1 to 64 characters", field: key)
+        }
+        return version
     }
 
     private static func isTopic(_ text: String) -> Bool {
