@@ -8,7 +8,8 @@ import Testing
 @Suite struct NotificationTargetsTests {
     let everything = NotificationTargets(
         actor: ExternalID("actor"), submitter: .user(ExternalID("submitter")!), voters: [.email("v@example.com")],
-        userIDs: [ExternalID("u-1")!], deviceIDs: [UUID()], project: ExternalID("p-1"), app: ExternalID("app-1"),
+        votersOfFeedback: "f-1", userIDs: [ExternalID("u-1")!], deviceIDs: [UUID()], project: ExternalID("p-1"),
+        app: ExternalID("app-1"),
         pushToStart: ActivityAttributesType("DeliveryAttributes"), activity: ExternalID("activity-1"))
 
     func keys(_ value: some Encodable) throws -> Set<String> {

@@ -103,7 +103,9 @@ import Testing
             let before = try await harness.snapshot()
             let tooLong = try await api.call(
                 .post, "/api/v1/devices/register", headers: try harness.user("alice"),
-                json: #"{"token":"\#(Self.hexToken())","platform":"iOS","osVersion":"\#(String(repeating: "9", count: 65))"}"#)
+                json:
+                    #"{"token":"\#(Self.hexToken())","platform":"iOS","osVersion":"\#(String(repeating: "9", count: 65))"}"#
+            )
             #expect(tooLong.status == .unprocessableContent)
             #expect(tooLong.field == "osVersion")
             #expect(try await harness.snapshot() == before)

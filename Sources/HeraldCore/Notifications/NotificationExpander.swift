@@ -36,14 +36,20 @@ public struct NotificationExpander: Sendable {
 
     /// Expands the oldest due notification, if there is one.
     public func expandNext() async throws -> Expansion? {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: Self.statement))
+        let rows = try await client.query(Self.prepared, PostgresBindings())
         guard let row = rows.first else { return nil }
         let (id, deliveries, suppressions) = try row.decode((UUID, Int, Int).self)
         return Expansion(notificationID: id, deliveries: deliveries, suppressions: suppressions)
     }
 
+    /// ``statement``, prepared once per session. Planned anew each time, it took about 6 ms even for a small
+    /// audience: 5,000 votes posted in 18 s on the 2-core development machine left 3,300 of them to expand for
+    /// another 20 s; prepared, expansion keeps pace with them.
+    static let prepared = PostgresPreparedStatement(name: "herald_expand_next", sql: statement)
+
     /// The expansion, from the notification's kind, type and targets:
-    /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant;
+    /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant: those named
+    ///   inline and those recorded for the feedback by earlier `new_vote` events (``FeedbackVote``);
     /// * direct sends with a project: its owner and members;
     /// * direct sends: the named users (all their active devices) and the named devices;
     /// * with an `appId`, only that app's devices;
@@ -55,7 +61,7 @@ public struct NotificationExpander: Sendable {
     /// `targets` is read by the keys ``NotificationTargets`` writes, named here through its ``NotificationTargets/Key``.
     static let statement = """
         WITH n AS (
-            SELECT id, kind, type, project_id, targets, respect_preferences FROM notifications
+            SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences FROM notifications
             WHERE state = 'scheduled' AND send_at <= now()
             ORDER BY send_at
             LIMIT 1
@@ -79,6 +85,20 @@ public struct NotificationExpander: Sendable {
             FROM n CROSS JOIN LATERAL jsonb_array_elements(n.targets -> \(Target.voters.sqlLiteral)) AS v (person)
             JOIN users u ON u.external_id = v.person ->> \(Person.userId.sqlLiteral)
               OR lower(u.email) = lower(v.person ->> \(Person.email.sqlLiteral))
+            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
+            UNION ALL
+            SELECT u.id, NULL::uuid, 'voter'
+            FROM n JOIN feedback_votes fv
+              ON fv.feedback_id = n.targets ->> \(Target.votersOfFeedback.sqlLiteral)
+             AND fv.project_external_id = n.project_external_id
+            JOIN users u ON u.external_id = fv.voter_user_id
+            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
+            UNION ALL
+            SELECT u.id, NULL::uuid, 'voter'
+            FROM n JOIN feedback_votes fv
+              ON fv.feedback_id = n.targets ->> \(Target.votersOfFeedback.sqlLiteral)
+             AND fv.project_external_id = n.project_external_id
+            JOIN users u ON lower(u.email) = fv.voter_email
             WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'default'

@@ -14,8 +14,8 @@ public struct NotificationStore: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    /// Stores one notification row and wakes the expanders with `NOTIFY`, in one statement (plus a transaction
-    /// when an idempotency key is given). It never waits for expansion, so it costs the same for any audience.
+    /// Stores one notification row (and the vote a `new_vote` records) and wakes the expanders with `NOTIFY`, in one
+    /// statement (plus a transaction when an idempotency key is given). It never waits for expansion, so it costs the same for any audience.
     /// - Parameters:
     ///   - draft: What to send and to whom.
     ///   - apiKeyID: The key that sent it.
@@ -29,6 +29,7 @@ public struct NotificationStore: Sendable {
         let content = try PostgresJSON(encoding: draft.message)
         let targets = try PostgresJSON(encoding: draft.targets)
         let project = draft.project?.rawValue
+        let (voterUser, voterEmail) = Self.columns(of: draft.vote?.voter)
         let insert: PostgresQuery = """
             WITH pr AS (SELECT id FROM projects WHERE external_id = \(project)),
             n AS (
@@ -48,6 +49,14 @@ public struct NotificationStore: Sendable {
                 FROM n WHERE \(idempotency?.key)::text IS NOT NULL
                 ON CONFLICT DO NOTHING
                 RETURNING notification_id
+            ),
+            v AS (
+                INSERT INTO feedback_votes
+                    (feedback_id, project_external_id, app_external_id, voter_user_id, voter_email)
+                SELECT \(draft.vote?.feedbackID), \(project), \(draft.targets.app?.rawValue), \(voterUser),
+                       lower(\(voterEmail))
+                FROM n WHERE \(draft.vote?.feedbackID)::text IS NOT NULL
+                ON CONFLICT DO NOTHING
             )
             SELECT n.id, EXISTS (SELECT 1 FROM k), pg_notify(\(HeraldChannel.notifications), n.id::text)::text
             FROM n
@@ -77,6 +86,15 @@ public struct NotificationStore: Sendable {
     }
 
     private struct LostRace: Error {}
+
+    /// The `voter_user_id` and `voter_email` of a recorded vote.
+    private static func columns(of voter: PersonReference?) -> (user: String?, email: String?) {
+        switch voter {
+        case .user(let id): (id.rawValue, nil)
+        case .email(let email): (nil, email)
+        case nil: (nil, nil)
+        }
+    }
 
     static let unknownProject = DomainError.notFound("no project has this id", field: "projectId")
 

@@ -11,6 +11,7 @@ public struct HeraldServices: Sendable {
     public let preferences: PreferenceStore
     public let keys: APIKeyStore
     public let notifications: NotificationStore
+    public let votes: FeedbackVoteStore
     public let logs: DeliveryLogStore
     public let apps: AppStore
     public let signingKeys: SigningKeyStore
@@ -31,6 +32,7 @@ public struct HeraldServices: Sendable {
         preferences = PreferenceStore(client: client)
         keys = APIKeyStore(client: client)
         notifications = NotificationStore(client: client)
+        votes = FeedbackVoteStore(client: client)
         logs = DeliveryLogStore(client: client)
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)

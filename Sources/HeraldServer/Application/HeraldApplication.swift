@@ -30,6 +30,7 @@ public enum HeraldApplication {
         ChannelRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         DeviceTestRoutes(services: services).register(on: router)
         ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
+        FeedbackRoutes(services: services).register(on: router)
         let logs = services.logs
         LogRoutes(logs: logs).register(on: router)
         NotificationDeliveryRoutes(logs: logs).register(on: router)

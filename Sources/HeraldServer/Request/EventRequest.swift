@@ -4,8 +4,8 @@ import HeraldCore
 enum EventRequest {
     static func parse(_ body: JSONObject) throws(APIError) -> Event {
         try body.allowOnly([
-            "type", "projectId", "feedback", "actorId", "submitter", "voters", "voteCount", "oldStatus", "newStatus",
-            "commentId", "badge", "appId",
+            "type", "projectId", "feedback", "actorId", "submitter", "voters", "voter", "voteCount", "oldStatus",
+            "newStatus", "commentId", "badge", "appId",
         ])
         guard let type = EventType(rawValue: try body.requiredString("type")) else {
             throw .validation("must be new_feedback, new_comment, new_vote or status_change", field: "type")
@@ -19,9 +19,11 @@ enum EventRequest {
         let title = try feedbackObject.requiredString("title")
         let submitter = try body.object("submitter").map { (object) throws(APIError) in try person(object) }
         var voters: [PersonReference] = []
-        for (index, value) in (try body.array("voters", maximum: 1000) ?? []).enumerated() {
+        // No cap beyond the body's size: a status change may name every voter of popular feedback.
+        for (index, value) in (try body.array("voters", maximum: .max) ?? []).enumerated() {
             voters.append(try person(try JSONObject(value, path: "voters[\(index)]")))
         }
+        let voter = try body.object("voter").map { (object) throws(APIError) in try person(object) }
         let oldStatus = try status(body, "oldStatus")
         let newStatus = try status(body, "newStatus")
         let actor = try body.externalID("actorId")
@@ -31,7 +33,8 @@ enum EventRequest {
         return try JSONObject.domain { () throws(DomainError) in
             try Event(
                 type: type, project: project, feedback: try FeedbackReference(id: feedbackID, title: title),
-                actor: actor, submitter: submitter, voters: voters, voteCount: voteCount, oldStatus: oldStatus,
+                actor: actor, submitter: submitter, voters: voters, voter: voter, voteCount: voteCount,
+                oldStatus: oldStatus,
                 newStatus: newStatus, commentID: commentID, badge: badge)
         }
     }

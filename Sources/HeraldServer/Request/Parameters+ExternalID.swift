@@ -18,6 +18,14 @@ extension HeraldRequestContext {
         return id
     }
 
+    /// The path parameter `feedbackId` (422 when it cannot be one).
+    func feedbackID() throws(APIError) -> String {
+        guard let text = decodedParameter("feedbackId"), FeedbackReference.isID(text) else {
+            throw APIError.validation("must be 1 to 256 characters on one line", field: "feedbackId")
+        }
+        return text
+    }
+
     /// The path parameter `name`, percent-decoded (the router hands segments over as they came).
     private func decodedParameter(_ name: String) -> String? {
         parameters.get(name).flatMap { $0.removingPercentEncoding }

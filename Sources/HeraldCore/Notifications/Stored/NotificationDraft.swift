@@ -14,6 +14,8 @@ public struct NotificationDraft: Sendable, Equatable {
     public var respectPreferences: Bool
     public var sendAt: Date?
     public var expiresAt: Date?
+    /// The vote a `new_vote` event records, stored with the notification.
+    public var vote: FeedbackVote?
 
     /// The draft of an event: its payloads by variant and the people its rules name.
     public init(event: Event) {
@@ -26,8 +28,11 @@ public struct NotificationDraft: Sendable, Equatable {
         }
         message = NotificationMessage(
             payloads: payloads, pushType: .alert, priority: .immediate, event: EventFacts(event))
-        targets = NotificationTargets(actor: event.actor, submitter: event.submitter, voters: event.voters)
+        targets = NotificationTargets(
+            actor: event.actor, submitter: event.submitter, voters: event.voters,
+            votersOfFeedback: event.type.audiences.contains(.voters) ? event.feedback.id : nil)
         respectPreferences = true
+        vote = event.recordedVote
     }
 
     /// The draft of a direct send.

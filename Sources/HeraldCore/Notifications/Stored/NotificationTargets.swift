@@ -12,6 +12,9 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
     public var submitter: PersonReference?
     /// The voters of a status change; they get the ``PayloadVariant/voter`` text.
     public var voters: [PersonReference]
+    /// A status change's feedback: every voter recorded for it in the notification's project is reached too, with
+    /// the ``PayloadVariant/voter`` text.
+    public var votersOfFeedback: String?
     /// Users reached on all their active devices.
     public var userIDs: [ExternalID]
     /// Devices reached one by one (if active and their user's preferences allow).
@@ -28,7 +31,8 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
 
     public init(
         actor: ExternalID? = nil, submitter: PersonReference? = nil, voters: [PersonReference] = [],
-        userIDs: [ExternalID] = [], deviceIDs: [UUID] = [], project: ExternalID? = nil, app: ExternalID? = nil,
+        votersOfFeedback: String? = nil, userIDs: [ExternalID] = [], deviceIDs: [UUID] = [], project: ExternalID? = nil,
+        app: ExternalID? = nil,
         pushToStart: ActivityAttributesType? = nil, activity: ExternalID? = nil
     ) {
         self.app = app
@@ -37,6 +41,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         self.actor = actor
         self.submitter = submitter
         self.voters = voters
+        self.votersOfFeedback = votersOfFeedback
         self.userIDs = userIDs
         self.deviceIDs = deviceIDs
         self.project = project
@@ -44,7 +49,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
 
     /// The stored keys.
     public enum Key: String, CodingKey, CaseIterable {
-        case actorId, submitter, voters, userIds, deviceIds, projectId, appId, pushToStart, activityId
+        case actorId, submitter, voters, votersOfFeedback, userIds, deviceIds, projectId, appId, pushToStart, activityId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +57,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         actor = try container.decodeIfPresent(ExternalID.self, forKey: .actorId)
         submitter = try container.decodeIfPresent(PersonReference.self, forKey: .submitter)
         voters = try container.decodeIfPresent([PersonReference].self, forKey: .voters) ?? []
+        votersOfFeedback = try container.decodeIfPresent(String.self, forKey: .votersOfFeedback)
         userIDs = try container.decodeIfPresent([ExternalID].self, forKey: .userIds) ?? []
         deviceIDs = try container.decodeIfPresent([UUID].self, forKey: .deviceIds) ?? []
         project = try container.decodeIfPresent(ExternalID.self, forKey: .projectId)
@@ -65,6 +71,7 @@ public struct NotificationTargets: Codable, Sendable, Equatable {
         try container.encodeIfPresent(actor, forKey: .actorId)
         try container.encodeIfPresent(submitter, forKey: .submitter)
         if !voters.isEmpty { try container.encode(voters, forKey: .voters) }
+        try container.encodeIfPresent(votersOfFeedback, forKey: .votersOfFeedback)
         if !userIDs.isEmpty { try container.encode(userIDs, forKey: .userIds) }
         // PostgreSQL prints UUIDs in lowercase; stored the same way, they compare as text too.
         if !deviceIDs.isEmpty { try container.encode(deviceIDs.map { $0.uuidString.lowercased() }, forKey: .deviceIds) }

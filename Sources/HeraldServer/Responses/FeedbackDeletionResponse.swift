@@ -1,0 +1,7 @@
+import Hummingbird
+
+/// `DELETE /feedback/{feedbackId}`: what Herald forgot of it.
+struct FeedbackDeletionResponse: ResponseEncodable {
+    var feedbackId: String
+    var removedVotes: Int
+}
