@@ -69,5 +69,49 @@ extension Networked {
             #expect(await second.server.stop() == 0, "\(second.server.output)")
             try await harness.stop()
         }
+
+        /// LaundryTime's case: every timer of a machine canceled at once, over HTTP; none of them reaches apns-mock,
+        /// while a timer of another machine due at the same moment does.
+        @Test func aCanceledGroupNeverReachesAPNs() async throws {
+            let harness = try await EngineHarness.start()
+            let keyFile = EngineHarness.keyFile()
+            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            let gateway = try await Serve.startGateway(harness, keyFile: keyFile)
+            defer { if gateway.server.process.isRunning { gateway.server.process.terminate() } }
+            let (base, key) = (gateway.base, gateway.key)
+
+            _ = try await Serve.request(
+                "PUT", "\(base)/users/sam", key: key, body: #"{"email":"sam@example.com","name":"Sam"}"#)
+            let registered = try await Serve.request(
+                "POST", "\(base)/devices/register", key: key, user: "sam",
+                body: #"{"token":"\#(EngineHarness.token("6d", 1))","platform":"iOS","environment":"sandbox"}"#)
+            #expect(registered.0 == 201, "\(registered.1)")
+            let sendAt = ISO8601DateFormatter().string(
+                from: Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3).rounded(.up)))
+            for (machine, body) in [("machine-3", "wash done"), ("machine-3", "dry done"), ("machine-4", "kept")] {
+                let accepted = try await Serve.request(
+                    "POST", "\(base)/notifications", key: key,
+                    body:
+                        #"{"userIds":["sam"],"alert":{"body":"\#(body)"},"sendAt":"\#(sendAt)","tags":["\#(machine)"]}"#
+                )
+                #expect(accepted.0 == 202, "\(accepted.1)")
+            }
+            let canceled = try await Serve.request("DELETE", "\(base)/notifications?tag=machine-3&userId=sam", key: key)
+            #expect(canceled.0 == 200, "\(canceled.1)")
+            #expect(canceled.1.contains(#""canceledNotifications":2"#), "\(canceled.1)")
+
+            let deadline = ContinuousClock.now + .seconds(20)
+            while harness.sandbox.recordedRequests.isEmpty && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // The canceled ones were due at the same second: a moment more shows they stay away.
+            try await Task.sleep(for: .seconds(1))
+            let bodies = harness.sandbox.recordedRequests.map { String(decoding: $0.body, as: UTF8.self) }
+            #expect(bodies.count == 1, "\(bodies)")
+            #expect(bodies.first?.contains(#""body":"kept""#) == true, "\(gateway.server.output)")
+
+            #expect(await gateway.server.stop() == 0, "\(gateway.server.output)")
+            try await harness.stop()
+        }
     }
 }

@@ -19,9 +19,13 @@ import Testing
                     json: #"{"token":"\#(DeviceAPITests.hexToken())","platform":"iOS"}"#)
                 ids.append(try #require(registered.json?["id"]?.stringValue))
             }
-            // Alice turned pushes off; a test she asks for still comes.
-            try await harness.client.execute(
-                "UPDATE users SET push_notifications_enabled = false WHERE external_id = 'alice'")
+            // Alice turned off every kind of push; a test she asks for still comes.
+            let quiet = try await api.call(
+                .patch, "/api/v1/auth/notifications", headers: try harness.user("alice"),
+                json:
+                    #"{"pushNotifyNewFeedback":false,"pushNotifyNewComments":false,"pushNotifyVotes":false,"#
+                    + #""pushNotifyStatusChanges":false}"#)
+            #expect(quiet.status == .ok)
             let answer = try await api.call(.post, "/api/v1/devices/\(ids[0])/test", headers: try harness.user("alice"))
             #expect(answer.status == .accepted)
             let id = try #require(answer.json?["id"]?.stringValue)
@@ -42,6 +46,7 @@ import Testing
             #expect(type == "test")
             let aps = try content.decode(JSONValue.self)["payloads"]?["default"]?["aps"]
             #expect(aps?["alert"]?["title"] == .string("Test Notification"))
+            #expect(aps?["alert"]?["body"] == .string("Your notifications are working perfectly! 🎉"))
             #expect(expiresAt.map { $0.timeIntervalSinceNow <= 300 } == true)
 
             let byAdmin = try await api.call(
@@ -55,6 +60,15 @@ import Testing
             let inactive = try await api.call(
                 .post, "/api/v1/devices/\(ids[1])/test", headers: try harness.user("alice"))
             #expect(inactive.status == .conflict)
+            // With pushes off altogether (seed 002 FR-4 disables the button), a test is refused and nothing stored.
+            _ = try await api.call(
+                .patch, "/api/v1/auth/notifications", headers: try harness.user("alice"),
+                json: #"{"pushNotificationsEnabled":false}"#)
+            let before = try await harness.snapshot()
+            let off = try await api.call(.post, "/api/v1/devices/\(ids[0])/test", headers: try harness.user("alice"))
+            #expect(off.status == .conflict)
+            #expect(off.field == "pushNotificationsEnabled")
+            #expect(try await harness.snapshot() == before)
             let sendKey = try await api.call(
                 .post, "/api/v1/devices/\(ids[0])/test", headers: harness.bearer(harness.keys[.send]!))
             #expect(sendKey.status == .forbidden)

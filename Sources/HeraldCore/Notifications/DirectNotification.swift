@@ -25,6 +25,8 @@ public struct DirectNotification: Sendable, Equatable {
     public var expiration: Date?
     public var sendAt: Date?
     public var respectPreferences = true
+    /// The backend's labels, for listing and canceling scheduled sends together.
+    public var tags: Set<NotificationTag> = []
 
     public init() {}
 
@@ -48,6 +50,9 @@ public struct DirectNotification: Sendable, Equatable {
         }
         guard userIDs.count <= 10_000 else { throw .invalid("at most 10000 users", field: "userIds") }
         guard deviceIDs.count <= 10_000 else { throw .invalid("at most 10000 devices", field: "deviceIds") }
+        guard tags.count <= NotificationTag.maximumCount else {
+            throw .invalid("at most \(NotificationTag.maximumCount) tags", field: "tags")
+        }
         guard (1...50).contains(type.codePointCount), !type.containsControlOrLineBreak else {
             throw .invalid("must be 1 to 50 printable characters", field: "type")
         }

@@ -35,9 +35,10 @@ public struct NotificationStore: Sendable {
             n AS (
                 INSERT INTO notifications
                     (kind, type, project_id, project_external_id, api_key_id, content, targets, respect_preferences,
-                     send_at, expires_at)
+                     send_at, expires_at, tags)
                 SELECT \(draft.kind.rawValue), \(draft.type), (SELECT id FROM pr), \(project), \(apiKeyID), \(content),
-                       \(targets), \(draft.respectPreferences), coalesce(\(draft.sendAt), now()), \(draft.expiresAt)
+                       \(targets), \(draft.respectPreferences), coalesce(\(draft.sendAt), now()), \(draft.expiresAt),
+                       \(draft.tags.map(\.rawValue))
                 WHERE \(project)::text IS NULL OR EXISTS (SELECT 1 FROM pr)
                 RETURNING id
             ),
@@ -132,8 +133,7 @@ public struct NotificationStore: Sendable {
     public func status(_ id: UUID, in scope: AppScope) async throws -> NotificationStatus? {
         let rows = try await client.query(
             """
-            SELECT n.id, n.kind, n.type, n.project_external_id, n.state, n.send_at, n.expires_at, n.created_at,
-                   n.expanded_at, n.canceled_at,
+            SELECT \(unescaped: Self.statusColumns),
                    (SELECT coalesce(jsonb_object_agg(state, c), '{}') FROM
                        (SELECT state, count(*) AS c FROM deliveries WHERE notification_id = n.id GROUP BY state) d),
                    (SELECT coalesce(jsonb_object_agg(reason, c), '{}') FROM
@@ -144,18 +144,31 @@ public struct NotificationStore: Sendable {
                 OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
             """)
         guard let row = rows.first else { return nil }
-        let (
-            nid, kind, type, project, state, sendAt, expiresAt, createdAt, expandedAt, canceledAt, deliveries,
-            suppressions
-        ) =
+        var status = try Self.status(from: row)
+        status.deliveries = try row.decode(column: Self.statusColumnCount, as: PostgresJSON.self)
+            .decode([String: Int].self)
+        status.suppressions = try row.decode(column: Self.statusColumnCount + 1, as: PostgresJSON.self)
+            .decode([String: Int].self)
+        return status
+    }
+
+    /// The columns of a ``NotificationStatus`` without its counts, from `notifications n`.
+    static let statusColumns = """
+        n.id, n.kind, n.type, n.project_external_id, n.state, n.send_at, n.expires_at, n.created_at, n.expanded_at,
+        n.canceled_at, n.tags
+        """
+    static let statusColumnCount = 11
+
+    /// A ``NotificationStatus`` without counts from a row that starts with ``statusColumns``.
+    static func status(from row: PostgresRow) throws -> NotificationStatus {
+        let (id, kind, type, project, state, sendAt, expiresAt, createdAt, expandedAt, canceledAt, tags) =
             try row.decode(
-                (UUID, String, String, String?, String, Date, Date?, Date, Date?, Date?, PostgresJSON, PostgresJSON)
-                    .self)
+                (UUID, String, String, String?, String, Date, Date?, Date, Date?, Date?, [String]).self)
         return NotificationStatus(
-            id: nid, kind: kind, type: type, project: project, state: state, sendAt: sendAt, expiresAt: expiresAt,
+            id: id, kind: kind, type: type, project: project, state: state, sendAt: sendAt, expiresAt: expiresAt,
             createdAt: createdAt, expandedAt: expandedAt, canceledAt: canceledAt,
-            deliveries: try deliveries.decode([String: Int].self),
-            suppressions: try suppressions.decode([String: Int].self))
+            tags: tags.compactMap(NotificationTag.init),
+            deliveries: [:], suppressions: [:])
     }
 }
 
@@ -171,6 +184,7 @@ public struct NotificationStatus: Sendable, Equatable {
     public var createdAt: Date
     public var expandedAt: Date?
     public var canceledAt: Date?
+    public var tags: [NotificationTag]
     /// Deliveries by state (`pending`, `sent`, …); states with none are absent.
     public var deliveries: [String: Int]
     /// Suppressed recipients by reason.

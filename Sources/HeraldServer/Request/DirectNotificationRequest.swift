@@ -8,7 +8,7 @@ enum DirectNotificationRequest {
         try body.allowOnly([
             "userIds", "deviceIds", "projectId", "type", "alert", "badge", "sound", "threadId", "category",
             "contentAvailable", "mutableContent", "data", "pushType", "priority", "collapseId", "expiration", "sendAt",
-            "respectPreferences", "appId",
+            "respectPreferences", "appId", "tags",
         ])
         var direct = DirectNotification()
         direct.userIDs = try body.externalIDs("userIds", maximum: 10_000)
@@ -43,6 +43,12 @@ enum DirectNotificationRequest {
         direct.expiration = try body.date("expiration")
         direct.sendAt = try body.date("sendAt")
         direct.respectPreferences = try body.bool("respectPreferences") ?? true
+        for (index, text) in (try body.stringArray("tags", maximum: NotificationTag.maximumCount) ?? []).enumerated() {
+            guard let tag = NotificationTag(text) else {
+                throw .validation("must be 1 to 64 printable characters", field: "tags[\(index)]")
+            }
+            direct.tags.insert(tag)
+        }
         try JSONObject.domain { () throws(DomainError) in try direct.validate() }
         return direct
     }

@@ -14,3 +14,11 @@ struct CancellationResponse: ResponseEncodable {
         canceledDeliveries = cancellation.canceledDeliveries
     }
 }
+
+/// `DELETE /notifications?tag=`: how much of the group was stopped.
+struct GroupCancellationResponse: ResponseEncodable {
+    var tag: String
+    var userId: String?
+    var canceledNotifications: Int
+    var canceledDeliveries: Int
+}

@@ -41,17 +41,3 @@ struct DeliveryLogItem: Encodable {
         errorMessage = entry.errorMessage
     }
 }
-
-/// A page of the log listing; `nextCursor` is null on the last page.
-struct DeliveryLogPage: ResponseEncodable {
-    var items: [DeliveryLogItem]
-    var nextCursor: String?
-
-    private enum CodingKeys: String, CodingKey { case items, nextCursor }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)
-    }
-}

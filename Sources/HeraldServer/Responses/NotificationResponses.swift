@@ -31,6 +31,7 @@ struct NotificationStatusResponse: ResponseEncodable {
     var createdAt: Date
     var expandedAt: Date?
     var canceledAt: Date?
+    var tags: [String]
     var deliveries: Counts
     var suppressed: Suppressed
 
@@ -45,6 +46,7 @@ struct NotificationStatusResponse: ResponseEncodable {
         createdAt = status.createdAt
         expandedAt = status.expandedAt
         canceledAt = status.canceledAt
+        tags = status.tags.map(\.rawValue)
         deliveries = Counts(total: status.deliveries.values.reduce(0, +), byState: status.deliveries)
         suppressed = Suppressed(total: status.suppressions.values.reduce(0, +), byReason: status.suppressions)
     }

@@ -24,6 +24,12 @@ struct DeviceTestRoutes {
             guard device.isActive else {
                 throw APIError(.conflict, .conflict, "this device is no longer active", field: "deviceId")
             }
+            // The app's test button is off while notifications are; a push now would say they work when they don't.
+            guard try await services.directory.user(user)?.push.enabled ?? true else {
+                throw APIError(
+                    .conflict, .conflict, "push notifications are turned off for this user",
+                    field: "pushNotificationsEnabled")
+            }
             let accepted = try await services.notifications.accept(
                 NotificationDraft(direct: Self.testPush(to: deviceID)), apiKeyID: context.apiKeyID)
             await services.expansion?.wake()
@@ -36,7 +42,7 @@ struct DeviceTestRoutes {
         var push = DirectNotification()
         push.deviceIDs = [device]
         push.type = "test"
-        push.alert = Alert(title: "Test Notification", body: "Your notifications are working.")
+        push.alert = Alert(title: "Test Notification", body: "Your notifications are working perfectly! 🎉")
         push.sound = "default"
         push.respectPreferences = false
         push.expiration = Date(timeIntervalSinceNow: lifetime)

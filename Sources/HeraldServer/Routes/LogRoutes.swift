@@ -15,9 +15,9 @@ struct LogRoutes {
             var nextCursor: String?
             if entries.count > query.limit {
                 entries.removeLast(entries.count - query.limit)
-                nextCursor = entries.last.map { LogCursorText.make($0.cursor) }
+                nextCursor = entries.last.map { PageCursorText.make($0.createdAt, $0.id) }
             }
-            return DeliveryLogPage(items: entries.map(DeliveryLogItem.init), nextCursor: nextCursor)
+            return PageResponse(items: entries.map(DeliveryLogItem.init), nextCursor: nextCursor)
         }
     }
 }

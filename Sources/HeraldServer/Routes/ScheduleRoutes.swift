@@ -2,12 +2,38 @@ import Foundation
 import HeraldCore
 import Hummingbird
 
-/// Seed 002 FR-3: a notification not yet sent can be canceled, and a scheduled one moved or reworded.
+/// Seed 002 FR-3: a notification not yet sent can be canceled, and a scheduled one moved or reworded; what is
+/// scheduled can be listed, and canceled together by tag.
 struct ScheduleRoutes {
     let services: HeraldServices
     let maxBodySize: Int
 
     func register(on router: Router<HeraldRequestContext>) {
+        router.on("/api/v1/notifications", method: .get) { request, context in
+            _ = try context.requireAPIKey(.read)
+            let query = try ScheduledQuery.parse(request.uri.queryParameters)
+            // One more than asked tells whether another page follows.
+            var waiting = try await services.notifications.scheduled(
+                query.filter, limit: query.limit + 1, after: query.cursor, in: context.appScope)
+            var nextCursor: String?
+            if waiting.count > query.limit {
+                waiting.removeLast(waiting.count - query.limit)
+                nextCursor = waiting.last.map { PageCursorText.make($0.sendAt, $0.id) }
+            }
+            return PageResponse(items: waiting.map(NotificationStatusResponse.init), nextCursor: nextCursor)
+        }
+        router.on("/api/v1/notifications", method: .delete) { request, context in
+            _ = try context.requireAPIKey(.send)
+            let parameters = request.uri.queryParameters
+            try parameters.allowOnly(["tag", "userId"])
+            // Without a tag this would cancel everything: never by accident.
+            guard let tag = try parameters.tag("tag") else { throw APIError.validation("is required", field: "tag") }
+            let user = try parameters.externalID("userId")
+            let canceled = try await services.notifications.cancelGroup(tag: tag, user: user, in: context.appScope)
+            return GroupCancellationResponse(
+                tag: tag.rawValue, userId: user?.rawValue, canceledNotifications: canceled.notifications,
+                canceledDeliveries: canceled.deliveries)
+        }
         router.on("/api/v1/notifications/{notificationId}", method: .delete) { _, context in
             _ = try context.requireAPIKey(.send)
             let id = try context.uuid("notificationId")

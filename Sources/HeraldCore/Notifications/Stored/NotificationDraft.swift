@@ -16,6 +16,8 @@ public struct NotificationDraft: Sendable, Equatable {
     public var expiresAt: Date?
     /// The vote a `new_vote` event records, stored with the notification.
     public var vote: FeedbackVote?
+    /// A direct send's tags, sorted.
+    public var tags: [NotificationTag] = []
 
     /// The draft of an event: its payloads by variant and the people its rules name.
     public init(event: Event) {
@@ -47,5 +49,6 @@ public struct NotificationDraft: Sendable, Equatable {
         respectPreferences = direct.respectPreferences
         sendAt = direct.sendAt
         expiresAt = direct.expiration
+        tags = direct.tags.sorted()
     }
 }
