@@ -1,13 +1,14 @@
 /// `deliveries.state`: where one (notification, device) pair is in the outbox.
 public enum DeliveryState: String, Sendable, CaseIterable {
-    case pending, sending, sent, failed
+    /// `deferred`: waiting for the end of the user's quiet hours (`next_attempt_at`), then claimed like `pending`.
+    case pending, deferred, sending, sent, failed
     case tokenExpired = "token_expired"
     case expired, canceled
 
     /// Whether the delivery is over (the row has `finished_at`).
     public var isFinal: Bool {
         switch self {
-        case .pending, .sending: false
+        case .pending, .deferred, .sending: false
         case .sent, .failed, .tokenExpired, .expired, .canceled: true
         }
     }

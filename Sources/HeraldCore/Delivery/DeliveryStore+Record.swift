@@ -200,7 +200,7 @@ extension DeliveryStore {
                 UPDATE deliveries AS d
                 SET state = 'canceled', finished_at = now(), updated_at = now(),
                     last_reason = \(SQLText.literal(DeliveryReason.deviceDeactivated.text))
-                WHERE d.device_token_id IN (SELECT id FROM deactivated) AND d.state = 'pending'
+                WHERE d.device_token_id IN (SELECT id FROM deactivated) AND d.state IN ('pending', 'deferred')
             )
             SELECT x.id, u.external_id, x.deactivation_reason FROM deactivated AS x JOIN users AS u ON u.id = x.user_id
             """)

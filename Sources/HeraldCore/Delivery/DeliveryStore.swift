@@ -9,7 +9,7 @@ public struct DeliveryStore: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    /// Claims up to `limit` due pending deliveries for `workerID` with a lease of `lease`, and returns them
+    /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, and returns them
     /// with their device and user (one round trip) and their notifications (a second).
     public func claim(limit: Int, workerID: String, lease: Duration) async throws -> [ClaimedDelivery] {
         var bindings = PostgresBindings()
@@ -67,7 +67,7 @@ public struct DeliveryStore: Sendable {
         return try await client.query(Self.rescueStatement, bindings).affectedRows
     }
 
-    /// Pending deliveries that are due now: the outbox depth.
+    /// Pending and deferred deliveries that are due now: the outbox depth.
     public func outboxDepth() async throws -> Int {
         try await client.query(Self.depthStatement, PostgresBindings()).scalar(Int.self)
     }
@@ -81,7 +81,7 @@ public struct DeliveryStore: Sendable {
         sql: """
             WITH due AS (
                 SELECT ctid FROM deliveries
-                WHERE finished_at IS NULL AND state = 'pending' AND next_attempt_at <= now()
+                WHERE finished_at IS NULL AND state IN ('pending', 'deferred') AND next_attempt_at <= now()
                 ORDER BY next_attempt_at
                 LIMIT $1
                 FOR UPDATE SKIP LOCKED
@@ -89,7 +89,7 @@ public struct DeliveryStore: Sendable {
                 UPDATE deliveries AS d
                 SET state = 'sending', claimed_by = $2, lease_expires_at = now() + make_interval(secs => $3),
                     attempts = d.attempts + 1, updated_at = now()
-                WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state = 'pending'
+                WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state IN ('pending', 'deferred')
                 RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts,
                     d.last_reason, d.next_attempt_at, d.variant, d.ctid
             )
@@ -127,6 +127,6 @@ public struct DeliveryStore: Sendable {
         name: "herald_delivery_depth",
         sql: """
             SELECT count(*) FROM deliveries
-            WHERE finished_at IS NULL AND state = 'pending' AND next_attempt_at <= now()
+            WHERE finished_at IS NULL AND state IN ('pending', 'deferred') AND next_attempt_at <= now()
             """)
 }

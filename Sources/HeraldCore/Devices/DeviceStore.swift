@@ -146,7 +146,7 @@ public struct DeviceStore: Sendable {
             ),
             canceled AS (
                 UPDATE deliveries x SET state = 'canceled', finished_at = now(), updated_at = now()
-                FROM target t WHERE x.device_token_id = t.id AND x.state = 'pending'
+                FROM target t WHERE x.device_token_id = t.id AND x.state IN ('pending', 'deferred')
             )
             SELECT count(*) FROM device
             """

@@ -11,8 +11,11 @@ public struct Directory: Sendable {
         u.id, u.external_id, u.email, u.name, u.push_notifications_enabled, u.push_notify_new_feedback,
         u.push_notify_new_comments, u.push_notify_votes, u.push_notify_status_changes, u.push_sound_enabled,
         u.push_badge_enabled, u.email_notifications_enabled, u.email_notify_new_feedback, u.email_notify_new_comments,
-        u.email_notify_votes, u.email_notify_status_changes, u.created_at, u.updated_at
+        u.email_notify_votes, u.email_notify_status_changes, u.created_at, u.updated_at, u.quiet_hours_enabled,
+        u.quiet_hours_start::int8, u.quiet_hours_end::int8, u.quiet_hours_time_zone
         """
+    /// How many columns ``userColumns`` names, for statements that select more after them.
+    static let userColumnCount = 22
 
     static func decodeUser(_ row: PostgresRow) throws -> User {
         let (id, external, email, name, pushOn, pushFeedback, pushComments, pushVotes, pushStatus, sound, badge) =
@@ -26,9 +29,17 @@ public struct Directory: Sendable {
         mail.newComments = try row.decode(column: 13, as: Bool.self)
         mail.votes = try row.decode(column: 14, as: Bool.self)
         mail.statusChanges = try row.decode(column: 15, as: Bool.self)
+        var quietHours: QuietHours?
+        if let start = try row.decode(column: 19, as: Int?.self), let end = try row.decode(column: 20, as: Int?.self),
+            let timeZone = try row.decode(column: 21, as: String?.self)
+        {
+            quietHours = QuietHours(
+                enabled: try row.decode(column: 18, as: Bool.self), start: start, end: end, timeZone: timeZone)
+        }
         return User(
             id: id, externalID: ExternalID(external)!, email: email, name: name, push: push, emailPreferences: mail,
-            createdAt: try row.decode(column: 16, as: Date.self), updatedAt: try row.decode(column: 17, as: Date.self))
+            quietHours: quietHours, createdAt: try row.decode(column: 16, as: Date.self),
+            updatedAt: try row.decode(column: 17, as: Date.self))
     }
 
     // MARK: Users

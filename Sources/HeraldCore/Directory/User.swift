@@ -10,6 +10,8 @@ public struct User: Sendable, Equatable {
     public var name: String
     public var push: PushPreferences
     public var emailPreferences: EmailPreferences
+    /// `nil` until the user first sets a window.
+    public var quietHours: QuietHours?
     public var createdAt: Date
     public var updatedAt: Date
 }

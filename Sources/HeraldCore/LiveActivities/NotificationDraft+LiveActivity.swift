@@ -12,6 +12,8 @@ extension NotificationDraft {
         targets = NotificationTargets(
             userIDs: start.userIDs, deviceIDs: start.deviceIDs, app: start.app, pushToStart: start.attributesType)
         respectPreferences = true
+        // An activity starts when its event does (a match, a delivery); held back, it would start late.
+        respectQuietHours = false
         expiresAt = start.expiration
     }
 
@@ -24,6 +26,7 @@ extension NotificationDraft {
             payload: update.payload(at: now), pushType: .liveActivity, priority: update.priority)
         targets = NotificationTargets(app: app, activity: activity)
         respectPreferences = false
+        respectQuietHours = false
         expiresAt = update.expiration
     }
 }

@@ -25,6 +25,10 @@ public struct DirectNotification: Sendable, Equatable {
     public var expiration: Date?
     public var sendAt: Date?
     public var respectPreferences = true
+    /// `false` sends even inside the recipients' quiet hours.
+    public var respectQuietHours = true
+    /// `aps.interruption-level`: time-sensitive and critical alerts break through Focus, and quiet hours too.
+    public var interruptionLevel: APS.InterruptionLevel?
     /// The backend's labels, for listing and canceling scheduled sends together.
     public var tags: Set<NotificationTag> = []
 
@@ -66,10 +70,12 @@ public struct DirectNotification: Sendable, Equatable {
         }
         if resolvedPushType == .widgets {
             // WidgetKit reads one flag and nothing else.
-            guard alert == nil, badge == nil, sound == nil, !contentAvailable, !mutableContent, data.isEmpty else {
+            guard alert == nil, badge == nil, sound == nil, !contentAvailable, !mutableContent, data.isEmpty,
+                interruptionLevel == nil
+            else {
                 throw .invalid(
                     "a widgets push only tells WidgetKit to reload: leave out alert, badge, sound, "
-                        + "contentAvailable, mutableContent and data", field: "pushType")
+                        + "contentAvailable, mutableContent, interruptionLevel and data", field: "pushType")
             }
         } else if resolvedPushType == .liveActivity {
             throw .invalid("Live Activities are started and updated with /api/v1/activities", field: "pushType")
@@ -86,6 +92,13 @@ public struct DirectNotification: Sendable, Equatable {
         pushType ?? (alert == nil && badge == nil && sound == nil && contentAvailable ? .background : .alert)
     }
 
+    /// Whether the push waits out its recipients' quiet hours: alerts do, unless they are time-sensitive or critical or
+    /// the backend said not to; pushes that show nothing (or belong to a call) never wait.
+    public var waitsOutQuietHours: Bool {
+        respectQuietHours && resolvedPushType == .alert && interruptionLevel != .timeSensitive
+            && interruptionLevel != .critical
+    }
+
     /// `priority`, else Apple's default for the push type (5 for background pushes, else 10).
     public var resolvedPriority: PushPriority { priority ?? .default(for: resolvedPushType) }
 
@@ -96,7 +109,8 @@ public struct DirectNotification: Sendable, Equatable {
         return Payload(
             aps: APS(
                 alert: alert, badge: badge, sound: sound.map(Sound.named), threadID: threadID, category: category,
-                contentAvailable: contentAvailable ? true : nil, mutableContent: mutableContent ? true : nil),
+                contentAvailable: contentAvailable ? true : nil, mutableContent: mutableContent ? true : nil,
+                interruptionLevel: interruptionLevel),
             custom: data)
     }
 }

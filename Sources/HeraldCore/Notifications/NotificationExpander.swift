@@ -55,13 +55,16 @@ public struct NotificationExpander: Sendable {
     /// * with an `appId`, only that app's devices;
     /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
     ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens.
+    /// A recipient inside their quiet hours gets deliveries in state `deferred`, due at the window's end
+    /// (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet hours.
     /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
     /// is also the submitter gets the submitter's text) and the actor never counts.
     ///
     /// `targets` is read by the keys ``NotificationTargets`` writes, named here through its ``NotificationTargets/Key``.
     static let statement = """
         WITH n AS (
-            SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences FROM notifications
+            SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences, respect_quiet_hours
+            FROM notifications
             WHERE state = 'scheduled' AND send_at <= now()
             ORDER BY send_at
             LIMIT 1
@@ -128,14 +131,18 @@ public struct NotificationExpander: Sendable {
         ),
         decided AS (
             SELECT r.user_id, r.all_devices, r.device_ids, r.variant,
-                   \(PreferenceResolution.sqlReason) AS reason
+                   \(PreferenceResolution.sqlReason) AS reason,
+                   CASE WHEN n.respect_quiet_hours AND u.quiet_hours_enabled
+                        THEN herald_quiet_hours_release(
+                            u.quiet_hours_start, u.quiet_hours_end, u.quiet_hours_time_zone, now())
+                   END AS release_at
             FROM recipients r
             CROSS JOIN n
             JOIN users u ON u.id = r.user_id
             LEFT JOIN project_member_preferences p ON p.user_id = r.user_id AND p.project_id = n.project_id
         ),
         targeted AS (
-            SELECT x.user_id, d.id AS device_id, d.environment, x.variant
+            SELECT x.user_id, d.id AS device_id, d.environment, x.variant, x.release_at
             FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active CROSS JOIN n
             WHERE x.reason IS NULL
               AND d.kind = CASE WHEN n.targets ? \(Target.pushToStart.sqlLiteral) THEN 'push_to_start'
@@ -148,8 +155,12 @@ public struct NotificationExpander: Sendable {
                   SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral)))
         ),
         inserted AS (
-            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, variant, notification_type)
-            SELECT n.id, t.user_id, t.device_id, t.environment, t.variant, n.type FROM targeted t CROSS JOIN n
+            INSERT INTO deliveries
+                (notification_id, user_id, device_token_id, environment, variant, notification_type, state,
+                 next_attempt_at)
+            SELECT n.id, t.user_id, t.device_id, t.environment, t.variant, n.type,
+                   CASE WHEN t.release_at IS NULL THEN 'pending' ELSE 'deferred' END, coalesce(t.release_at, now())
+            FROM targeted t CROSS JOIN n
             ON CONFLICT (notification_id, device_token_id) DO NOTHING
             RETURNING 1
         ),

@@ -75,7 +75,7 @@ extension NotificationStore {
                 WHERE n.tags @> \([tag.rawValue])
                   AND (n.state = 'scheduled'
                        OR (n.state = 'expanded' AND EXISTS (
-                           SELECT 1 FROM deliveries d WHERE d.notification_id = n.id AND d.state = 'pending')))
+                           SELECT 1 FROM deliveries d WHERE d.notification_id = n.id AND d.state IN ('pending', 'deferred'))))
                   AND (\(user?.rawValue)::text IS NULL
                        OR n.targets -> \(unescaped: Self.userIDsKey) ? \(user?.rawValue)
                        OR n.targets -> \(unescaped: Self.deviceIDsKey) ?| ARRAY(
@@ -97,7 +97,7 @@ extension NotificationStore {
                 UPDATE deliveries
                 SET state = 'canceled', last_reason = \(DeliveryReason.notificationCanceled.text), finished_at = now(),
                     updated_at = now()
-                WHERE notification_id = ANY (\(ids)) AND state = 'pending'
+                WHERE notification_id = ANY (\(ids)) AND state IN ('pending', 'deferred')
                 """)
             return GroupCancellation(notifications: notifications, deliveries: deliveries)
         }

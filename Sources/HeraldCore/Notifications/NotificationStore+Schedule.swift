@@ -60,7 +60,7 @@ extension NotificationStore {
                 UPDATE deliveries
                 SET state = 'canceled', last_reason = \(DeliveryReason.notificationCanceled.text), finished_at = now(),
                     updated_at = now()
-                WHERE notification_id = \(id) AND state = 'pending'
+                WHERE notification_id = \(id) AND state IN ('pending', 'deferred')
                 """)
             return NotificationCancellation(previousState: state, canceledDeliveries: canceled)
         }

@@ -35,10 +35,10 @@ public struct NotificationStore: Sendable {
             n AS (
                 INSERT INTO notifications
                     (kind, type, project_id, project_external_id, api_key_id, content, targets, respect_preferences,
-                     send_at, expires_at, tags)
+                     send_at, expires_at, tags, respect_quiet_hours)
                 SELECT \(draft.kind.rawValue), \(draft.type), (SELECT id FROM pr), \(project), \(apiKeyID), \(content),
                        \(targets), \(draft.respectPreferences), coalesce(\(draft.sendAt), now()), \(draft.expiresAt),
-                       \(draft.tags.map(\.rawValue))
+                       \(draft.tags.map(\.rawValue)), \(draft.respectQuietHours)
                 WHERE \(project)::text IS NULL OR EXISTS (SELECT 1 FROM pr)
                 RETURNING id
             ),

@@ -12,6 +12,7 @@ public struct PersonalPreferenceChanges: Sendable, Equatable {
     public var emailNewComments: Bool?
     public var emailVotes: Bool?
     public var emailStatusChanges: Bool?
+    public var quietHours: QuietHoursChange?
 
     public init() {}
 

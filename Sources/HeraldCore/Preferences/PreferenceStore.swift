@@ -7,6 +7,7 @@ public struct PreferenceStore: Sendable {
     public init(client: PostgresClient) { self.client = client }
 
     /// Applies `changes` to `user`'s personal settings. - Returns: the updated user, or `nil` if unknown.
+    /// - Throws: ``DomainError`` `.invalid` (field `quietHours.timeZone`) for a time zone the database does not know.
     public func updatePersonal(_ user: ExternalID, _ changes: PersonalPreferenceChanges) async throws -> User? {
         var bindings = PostgresBindings()
         bindings.append(user.rawValue)
@@ -15,6 +16,19 @@ public struct PreferenceStore: Sendable {
             bindings.append(value)
             sets.append("\(column) = $\(bindings.count)")
         }
+        if let quietHours = changes.quietHours {
+            bindings.append(quietHours.enabled)
+            sets.append("quiet_hours_enabled = $\(bindings.count)")
+            if let window = quietHours.window {
+                try await checkTimeZone(window.timeZone)
+                for (column, value) in [("quiet_hours_start", window.start), ("quiet_hours_end", window.end)] {
+                    bindings.append(value)
+                    sets.append("\(column) = $\(bindings.count)")
+                }
+                bindings.append(window.timeZone)
+                sets.append("quiet_hours_time_zone = $\(bindings.count)")
+            }
+        }
         let rows = try await client.query(
             PostgresQuery(
                 unsafeSQL: """
@@ -22,6 +36,15 @@ public struct PreferenceStore: Sendable {
                     RETURNING \(Directory.userColumns)
                     """, bindings: bindings))
         return try rows.first.map(Directory.decodeUser)
+    }
+
+    /// Expansion reads the zone in SQL, so it must be one the database knows, spelt as it spells it.
+    private func checkTimeZone(_ name: String) async throws {
+        let known = try await client.query("SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = \(name))")
+            .scalar(Bool.self)
+        guard known else {
+            throw DomainError.invalid("must be an IANA time zone such as Europe/Berlin", field: "quietHours.timeZone")
+        }
     }
 
     /// The caller's overrides for a project, with the user's personal settings to resolve them against.
@@ -39,7 +62,8 @@ public struct PreferenceStore: Sendable {
             """)
         guard let row = rows.first else { throw Self.notAMember }
         return ProjectPreferences(
-            project: project, user: try Directory.decodeUser(row), overrides: try Self.decodeOverrides(row, from: 18))
+            project: project, user: try Directory.decodeUser(row),
+            overrides: try Self.decodeOverrides(row, from: Directory.userColumnCount))
     }
 
     /// Applies `changes` to the caller's overrides for a project, creating the row on first use, in one statement.
@@ -80,7 +104,8 @@ public struct PreferenceStore: Sendable {
                     """, bindings: bindings))
         guard let row = rows.first else { throw Self.notAMember }
         return ProjectPreferences(
-            project: project, user: try Directory.decodeUser(row), overrides: try Self.decodeOverrides(row, from: 18))
+            project: project, user: try Directory.decodeUser(row),
+            overrides: try Self.decodeOverrides(row, from: Directory.userColumnCount))
     }
 
     static let notAMember = DomainError.notFound(

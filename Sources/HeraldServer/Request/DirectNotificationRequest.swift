@@ -8,7 +8,7 @@ enum DirectNotificationRequest {
         try body.allowOnly([
             "userIds", "deviceIds", "projectId", "type", "alert", "badge", "sound", "threadId", "category",
             "contentAvailable", "mutableContent", "data", "pushType", "priority", "collapseId", "expiration", "sendAt",
-            "respectPreferences", "appId", "tags",
+            "respectPreferences", "appId", "tags", "respectQuietHours", "interruptionLevel",
         ])
         var direct = DirectNotification()
         direct.userIDs = try body.externalIDs("userIds", maximum: 10_000)
@@ -43,6 +43,13 @@ enum DirectNotificationRequest {
         direct.expiration = try body.date("expiration")
         direct.sendAt = try body.date("sendAt")
         direct.respectPreferences = try body.bool("respectPreferences") ?? true
+        direct.respectQuietHours = try body.bool("respectQuietHours") ?? true
+        if let level = try body.string("interruptionLevel") {
+            guard let parsed = APS.InterruptionLevel(rawValue: level) else {
+                throw .validation("must be passive, active, time-sensitive or critical", field: "interruptionLevel")
+            }
+            direct.interruptionLevel = parsed
+        }
         for (index, text) in (try body.stringArray("tags", maximum: NotificationTag.maximumCount) ?? []).enumerated() {
             guard let tag = NotificationTag(text) else {
                 throw .validation("must be 1 to 64 printable characters", field: "tags[\(index)]")

@@ -14,6 +14,8 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
         var lastStatus: Int?
         var lastReason: String?
         var nextAttemptAt: Date
+        /// When a delivery held by quiet hours goes out; absent otherwise.
+        var releaseAt: Date?
         var updatedAt: Date
         var finishedAt: Date?
     }
@@ -36,7 +38,9 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
             Delivery(
                 id: $0.id.uuidString.lowercased(), userId: $0.userID, deviceId: $0.deviceID.uuidString.lowercased(),
                 environment: $0.environment, state: $0.state, attempts: $0.attempts, lastStatus: $0.lastStatus,
-                lastReason: $0.lastReason, nextAttemptAt: $0.nextAttemptAt, updatedAt: $0.updatedAt,
+                lastReason: $0.lastReason, nextAttemptAt: $0.nextAttemptAt,
+                releaseAt: $0.state == DeliveryState.deferred.rawValue ? $0.nextAttemptAt : nil,
+                updatedAt: $0.updatedAt,
                 finishedAt: $0.finishedAt)
         }
         suppressed = report.suppressions.map {

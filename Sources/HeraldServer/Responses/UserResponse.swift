@@ -19,6 +19,8 @@ struct UserResponse: ResponseEncodable {
     var notifyNewComments: Bool
     var notifyVotes: Bool
     var notifyStatusChanges: Bool
+    /// Absent until the user first sets a window.
+    var quietHours: QuietHoursResponse?
     var createdAt: Date
     var updatedAt: Date
 
@@ -38,9 +40,20 @@ struct UserResponse: ResponseEncodable {
         notifyNewComments = user.emailPreferences.newComments
         notifyVotes = user.emailPreferences.votes
         notifyStatusChanges = user.emailPreferences.statusChanges
+        quietHours = user.quietHours.map {
+            QuietHoursResponse(enabled: $0.enabled, start: $0.start, end: $0.end, timeZone: $0.timeZone)
+        }
         createdAt = user.createdAt
         updatedAt = user.updatedAt
     }
+}
+
+/// Quiet hours: minutes after local midnight in an IANA zone.
+struct QuietHoursResponse: Encodable {
+    var enabled: Bool
+    var start: Int
+    var end: Int
+    var timeZone: String
 }
 
 /// A project as the API shows it.

@@ -45,6 +45,8 @@ struct DeviceTestRoutes {
         push.alert = Alert(title: "Test Notification", body: "Your notifications are working perfectly! 🎉")
         push.sound = "default"
         push.respectPreferences = false
+        // The user is at the settings screen now, waiting to see it arrive.
+        push.respectQuietHours = false
         push.expiration = Date(timeIntervalSinceNow: lifetime)
         return push
     }

@@ -36,7 +36,7 @@ struct PreferenceRoutes {
         try body.allowOnly([
             "pushNotificationsEnabled", "pushNotifyNewFeedback", "pushNotifyNewComments", "pushNotifyVotes",
             "pushNotifyStatusChanges", "pushSoundEnabled", "pushBadgeEnabled", "emailNotificationsEnabled",
-            "notifyNewFeedback", "notifyNewComments", "notifyVotes", "notifyStatusChanges",
+            "notifyNewFeedback", "notifyNewComments", "notifyVotes", "notifyStatusChanges", "quietHours",
         ])
         var changes = PersonalPreferenceChanges()
         changes.pushEnabled = try body.bool("pushNotificationsEnabled")
@@ -51,6 +51,17 @@ struct PreferenceRoutes {
         changes.emailNewComments = try body.bool("notifyNewComments")
         changes.emailVotes = try body.bool("notifyVotes")
         changes.emailStatusChanges = try body.bool("notifyStatusChanges")
+        if let quietHours = try body.object("quietHours") {
+            try quietHours.allowOnly(["enabled", "start", "end", "timeZone"])
+            guard let enabled = try quietHours.bool("enabled") else {
+                throw .validation("is required", field: quietHours.field("enabled"))
+            }
+            let (start, end) = (try quietHours.integer("start"), try quietHours.integer("end"))
+            let timeZone = try quietHours.string("timeZone")
+            changes.quietHours = try JSONObject.domain { () throws(DomainError) in
+                try QuietHoursChange(enabled: enabled, start: start, end: end, timeZone: timeZone)
+            }
+        }
         return changes
     }
 

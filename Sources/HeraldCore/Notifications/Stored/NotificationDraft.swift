@@ -12,6 +12,8 @@ public struct NotificationDraft: Sendable, Equatable {
     public var message: NotificationMessage
     public var targets: NotificationTargets
     public var respectPreferences: Bool
+    /// Whether deliveries to someone inside their quiet hours wait for the window's end.
+    public var respectQuietHours: Bool
     public var sendAt: Date?
     public var expiresAt: Date?
     /// The vote a `new_vote` event records, stored with the notification.
@@ -34,6 +36,7 @@ public struct NotificationDraft: Sendable, Equatable {
             actor: event.actor, submitter: event.submitter, voters: event.voters,
             votersOfFeedback: event.type.audiences.contains(.voters) ? event.feedback.id : nil)
         respectPreferences = true
+        respectQuietHours = true
         vote = event.recordedVote
     }
 
@@ -47,6 +50,7 @@ public struct NotificationDraft: Sendable, Equatable {
             priority: direct.resolvedPriority, collapseID: direct.collapseID)
         targets = NotificationTargets(userIDs: direct.userIDs, deviceIDs: direct.deviceIDs, project: direct.project)
         respectPreferences = direct.respectPreferences
+        respectQuietHours = direct.waitsOutQuietHours
         sendAt = direct.sendAt
         expiresAt = direct.expiration
         tags = direct.tags.sorted()

@@ -1,0 +1,51 @@
+/// A user's daily quiet hours: pushes that fall due inside the window wait for its end (delivery state `deferred`).
+/// The window is in minutes after local midnight in an IANA time zone and may run overnight (`start` > `end`).
+public struct QuietHours: Sendable, Equatable {
+    public var enabled: Bool
+    public var start: Int
+    public var end: Int
+    public var timeZone: String
+
+    public init(enabled: Bool, start: Int, end: Int, timeZone: String) {
+        self.enabled = enabled
+        self.start = start
+        self.end = end
+        self.timeZone = timeZone
+    }
+}
+
+/// A change of quiet hours, as `PATCH /auth/notifications` gives it: turned on or off, with a new window or the
+/// stored one.
+public struct QuietHoursChange: Sendable, Equatable {
+    /// A window: start and end minute and the time zone, always given together.
+    public struct Window: Sendable, Equatable {
+        public var start: Int
+        public var end: Int
+        public var timeZone: String
+    }
+
+    public var enabled: Bool
+    public var window: Window?
+
+    /// - Throws: ``DomainError`` `.invalid` naming the field under `quietHours`.
+    public init(enabled: Bool, start: Int?, end: Int?, timeZone: String?) throws(DomainError) {
+        switch (start, end, timeZone) {
+        case (nil, nil, nil):
+            if enabled { throw .invalid("give start, end and timeZone to turn quiet hours on", field: "quietHours") }
+            window = nil
+        case (let start?, let end?, let timeZone?):
+            for (minute, field) in [(start, "quietHours.start"), (end, "quietHours.end")]
+            where !(0...1439).contains(minute) {
+                throw .invalid("must be a minute of the day, 0 to 1439", field: field)
+            }
+            guard start != end else { throw .invalid("must differ from start", field: "quietHours.end") }
+            guard (1...64).contains(timeZone.codePointCount), !timeZone.containsControlOrLineBreak else {
+                throw .invalid("must be an IANA time zone such as Europe/Berlin", field: "quietHours.timeZone")
+            }
+            window = Window(start: start, end: end, timeZone: timeZone)
+        default:
+            throw .invalid("give start, end and timeZone together", field: "quietHours")
+        }
+        self.enabled = enabled
+    }
+}
