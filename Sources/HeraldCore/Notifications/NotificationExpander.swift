@@ -57,7 +57,9 @@ public struct NotificationExpander: Sendable {
     ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens.
     /// A recipient inside their quiet hours gets deliveries in state `deferred`, due at the window's end
     /// (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet hours.
-    /// People named by email match case-insensitively; unknown ones are skipped. Each person counts once (a voter who
+    /// People named by email match case-insensitively; unknown ones are skipped. Voters are matched through one
+    /// index lookup each (the `coalesce` of two subqueries): a join on `external_id = … OR lower(email) = …` may be
+    /// planned as a scan of every user per voter, and a status change may have thousands of voters. Each person counts once (a voter who
     /// is also the submitter gets the submitter's text) and the actor never counts.
     ///
     /// `targets` is read by the keys ``NotificationTargets`` writes, named here through its ``NotificationTargets/Key``.
@@ -86,22 +88,18 @@ public struct NotificationExpander: Sendable {
             UNION ALL
             SELECT u.id, NULL::uuid, 'voter'
             FROM n CROSS JOIN LATERAL jsonb_array_elements(n.targets -> \(Target.voters.sqlLiteral)) AS v (person)
-            JOIN users u ON u.external_id = v.person ->> \(Person.userId.sqlLiteral)
-              OR lower(u.email) = lower(v.person ->> \(Person.email.sqlLiteral))
+            JOIN users u ON u.id = coalesce(
+                (SELECT id FROM users WHERE external_id = v.person ->> \(Person.userId.sqlLiteral)),
+                (SELECT id FROM users WHERE lower(email) = lower(v.person ->> \(Person.email.sqlLiteral))))
             WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'voter'
             FROM n JOIN feedback_votes fv
               ON fv.feedback_id = n.targets ->> \(Target.votersOfFeedback.sqlLiteral)
              AND fv.project_external_id = n.project_external_id
-            JOIN users u ON u.external_id = fv.voter_user_id
-            WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
-            UNION ALL
-            SELECT u.id, NULL::uuid, 'voter'
-            FROM n JOIN feedback_votes fv
-              ON fv.feedback_id = n.targets ->> \(Target.votersOfFeedback.sqlLiteral)
-             AND fv.project_external_id = n.project_external_id
-            JOIN users u ON lower(u.email) = fv.voter_email
+            JOIN users u ON u.id = coalesce(
+                (SELECT id FROM users WHERE external_id = fv.voter_user_id),
+                (SELECT id FROM users WHERE lower(email) = fv.voter_email))
             WHERE n.kind = 'event' AND n.type IN (\(EventType.sqlList(reaching: .voters)))
             UNION ALL
             SELECT u.id, NULL::uuid, 'default'
