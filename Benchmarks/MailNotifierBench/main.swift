@@ -125,7 +125,7 @@ results.append(("Dedup lookup, 10,000 entries", dedupTime, "< 0.1 ms"))
 
 let frozenSettings = settings
 let service = NotificationService(
-    center: SilentCenter(), settings: { frozenSettings }, mailbox: EmailListMailbox(emails: emails), now: { now })
+    center: SilentCenter(), settings: { frozenSettings }, mailbox: Mailbox(emails: emails), now: { now })
 await service.markFirstLaunchComplete()
 let (batchTime, sink7) = await asyncMedian(iterations: 50) {
     await service.rebuildDelivered(from: [])

@@ -1,5 +1,5 @@
-/// A draft as the compose use case saves it: the eleven fields of NOTIF-06d.
-public struct Draft: Hashable, Sendable {
+/// A draft as the compose use case saves it: the eleven fields of NOTIF-06d, under the same names in JSON.
+public struct Draft: Hashable, Sendable, Codable {
     public static let replyPrefix = "Re: "
 
     public var draftId: EmailID?

@@ -1,5 +1,5 @@
 /// Suppresses emails during the user's quiet hours (NOTIF-14), read on the clock of the settings' time
-/// zone so travelling or a daylight-saving change moves the window with the user.
+/// zone, or the machine's when they name none, so a daylight-saving change moves the window with the user.
 public struct QuietHoursFilter: NotificationFilter {
     public init() {}
 

@@ -1,9 +1,10 @@
 /// Herald as the notification center: banners, badge updates and removals become pushes to the
 /// mailbox owner's devices through the direct-send route.
 public struct HeraldNotificationCenter: NotificationCenterProviding {
-    /// Custom data key carrying the identifiers a removal push asks the app to withdraw.
+    /// Custom data key carrying the identifiers a removal push asks the app to withdraw: the banners'
+    /// collapse ids, since iOS gives a remote notification its `apns-collapse-id` as identifier.
     public static let removeIdentifiersKey = "removeNotificationIds"
-    /// Custom data key carrying the request identifier, `email-<id>`, of a banner.
+    /// Custom data key carrying a banner's identifier on the device, its collapse id.
     public static let requestIdentifierKey = "notificationId"
 
     private let client: HeraldClient
@@ -39,12 +40,13 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
         request.sound = content.sound
         request.category = content.categoryIdentifier
         request.threadId = content.threadIdentifier.rawValue
+        let collapseId = CollapseID(content.identifier)
         var data = content.userInfo.dictionary.mapValues(JSONValue.string)
-        data[requestIdentifierKey] = .string(content.identifier.rawValue)
+        data[requestIdentifierKey] = .string(collapseId.rawValue)
         request.data = data
         request.pushType = .alert
         request.priority = .immediate
-        request.collapseId = CollapseID(content.identifier)
+        request.collapseId = collapseId
         return request
     }
 
@@ -58,14 +60,14 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
         return request
     }
 
-    /// A background push asking the app to withdraw banners. Best effort: iOS throttles background
-    /// pushes, so a removal may arrive late or never.
+    /// A background push asking the app to withdraw banners, named by the collapse ids they were sent
+    /// with. Best effort: iOS throttles background pushes, so a removal may arrive late or never.
     public static func removalRequest(for identifiers: [NotificationRequestID], userId: String) -> DirectSendRequest {
         var request = DirectSendRequest(userIds: [userId])
         request.contentAvailable = true
         request.pushType = .background
         request.priority = .powerConsiderate
-        request.data = [removeIdentifiersKey: .array(identifiers.map { .string($0.rawValue) })]
+        request.data = [removeIdentifiersKey: .array(identifiers.map { .string(CollapseID($0).rawValue) })]
         return request
     }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// The decisions of one `mail-notifier` run, kept apart from argument parsing and file handling so
-/// they can be tested directly.
+/// The decisions of one `mail-notifier` run, kept apart from argument parsing so they can be tested
+/// directly.
 public enum MailNotifierRun {
     public struct Result: Sendable {
         /// One line per input email, in input order.
@@ -9,6 +9,10 @@ public enum MailNotifierRun {
         /// The state to save for the next run.
         public let state: DeliveryState
         public let badge: ProcessingReport.BadgeOutcome
+        /// Muted threads dropped because no email of theirs is left in the mailbox (E-21).
+        public let unmutedThreads: Set<ThreadID>
+        /// Why the settings file could not be pruned; the run went on with the muted threads it had.
+        public let pruneFailure: SettingsError?
 
         /// Whether Herald failed to take a banner or the badge.
         public var hasFailures: Bool {
@@ -26,26 +30,43 @@ public enum MailNotifierRun {
         }
     }
 
-    /// Runs one sync batch through the notification service.
+    /// Runs one sync batch: files it in the mailbox, prunes stale muted threads, decides and posts the
+    /// banners, and sends the badge if it changed.
     /// - Parameters:
-    ///   - emails: the newly synced emails; they also stand for the mailbox when counting the badge.
+    ///   - batch: the newly synced emails; those the mailbox lacks are added to it.
+    ///   - state: what the previous run left, or `nil` on the first launch, when nothing notifies.
     ///   - center: where banners, badge and removals go (Herald in production).
+    /// - Throws: ``RunError/mailboxFile(_:)`` when the batch cannot be written to the mailbox; nothing was
+    ///   sent then.
     public static func run(
-        emails: [Email], settings: NotificationSettings, state: DeliveryState,
+        batch: [Email], mailbox: MailboxFile, settings: SettingsStore, state: DeliveryState?,
         center: any NotificationCenterProviding, options: RunOptions
-    ) async -> Result {
+    ) async throws(RunError) -> Result {
+        do {
+            try await mailbox.update { $0.add(missing: batch) }
+        } catch {
+            throw .mailboxFile(error)
+        }
+        var unmuted: Set<ThreadID> = []
+        var pruneFailure: SettingsError?
+        do {
+            unmuted = try await settings.pruneMutedThreads(keeping: await mailbox.mailbox.threadIds)
+        } catch {
+            pruneFailure = error
+        }
+        let snapshot = await settings.settings
         let now = options.now
         let service = NotificationService(
-            center: center, settings: { settings }, mailbox: EmailListMailbox(emails: emails),
-            delivered: state.delivered, now: { now })
-        if !options.firstLaunch {
+            center: center, settings: { snapshot }, mailbox: mailbox, delivered: state?.delivered ?? [],
+            badgeCount: state?.badgeCount, now: { now }, machineTimeZone: options.machineTimeZone)
+        if state != nil {
             await service.markFirstLaunchComplete()
         }
         let report = await service.processNewEmails(
-            emails, fromBackground: options.fromBackground, activeFolderType: options.activeFolderType)
+            batch, fromBackground: options.fromBackground, activeFolderType: options.activeFolderType)
         return Result(
             lines: report.decisions.map(DecisionLine.init),
-            state: DeliveryState(delivered: await service.deliveredNotifications),
-            badge: report.badge)
+            state: DeliveryState(delivered: await service.deliveredNotifications, badgeCount: await service.badgeCount),
+            badge: report.badge, unmutedThreads: unmuted, pruneFailure: pruneFailure)
     }
 }

@@ -6,16 +6,18 @@ public struct RunOptions: Hashable, Sendable {
     public var fromBackground: Bool
     /// The folder type on screen; its emails update only the badge.
     public var activeFolderType: FolderType?
-    /// This run is the first sync of a session: nothing notifies.
-    public var firstLaunch: Bool
     /// The clock of the run.
     public var now: Date
+    /// The zone quiet hours are read in when the settings name none.
+    public var machineTimeZone: TimeZone
 
-    public init(fromBackground: Bool = false, activeFolderType: FolderType? = nil, firstLaunch: Bool = false, now: Date)
-    {
+    public init(
+        fromBackground: Bool = false, activeFolderType: FolderType? = nil, now: Date,
+        machineTimeZone: TimeZone = .current
+    ) {
         self.fromBackground = fromBackground
         self.activeFolderType = activeFolderType
-        self.firstLaunch = firstLaunch
         self.now = now
+        self.machineTimeZone = machineTimeZone
     }
 }

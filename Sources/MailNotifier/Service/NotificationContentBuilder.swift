@@ -12,9 +12,7 @@ public enum NotificationContentBuilder {
             subtitle: email.subject,
             body: String(email.snippet?.prefix(maximumBodyLength) ?? ""),
             threadIdentifier: email.threadId,
-            userInfo: NotificationUserInfo(
-                emailId: email.id, threadId: email.threadId, accountId: email.accountId,
-                fromAddress: email.fromAddress)
+            userInfo: NotificationUserInfo(of: email)
         )
     }
 }

@@ -15,6 +15,7 @@ public actor NotificationService {
     let pipeline: NotificationFilterPipeline
     let configuration: NotificationServiceConfiguration
     private let now: @Sendable () -> Date
+    private let machineTimeZone: TimeZone
     private(set) var delivered: DeliveredNotificationSet
     /// Emails whose banner is being posted. The actor is re-entrant while it waits for Herald, so a
     /// concurrent batch must see these as taken, or the same email could be posted twice.
@@ -24,9 +25,15 @@ public actor NotificationService {
     /// is about to see in the app, so none of it notifies.
     public private(set) var isFirstLaunch = true
 
+    /// The badge the devices were last sent, or `nil` when unknown; a badge equal to it is not sent again.
+    public private(set) var badgeCount: Int?
+
     /// - Parameters:
     ///   - delivered: earlier deliveries, oldest first, to rebuild the dedup set after a restart.
+    ///   - badgeCount: the badge Herald last accepted, e.g. from a state file; `nil` sends the next one
+    ///     whatever its value.
     ///   - now: the clock; tests and `mail-notifier --now` fix it.
+    ///   - machineTimeZone: the zone quiet hours are read in when the settings name none.
     public init(
         center: any NotificationCenterProviding,
         settings: @escaping SettingsSource,
@@ -34,7 +41,9 @@ public actor NotificationService {
         pipeline: NotificationFilterPipeline = .standard,
         configuration: NotificationServiceConfiguration = NotificationServiceConfiguration(),
         delivered: [DeliveredNotification] = [],
-        now: @escaping @Sendable () -> Date = { Date() }
+        badgeCount: Int? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        machineTimeZone: TimeZone = .current
     ) {
         self.center = center
         self.settings = settings
@@ -42,6 +51,8 @@ public actor NotificationService {
         self.pipeline = pipeline
         self.configuration = configuration
         self.now = now
+        self.badgeCount = badgeCount
+        self.machineTimeZone = machineTimeZone
         self.delivered = DeliveredNotificationSet(capacity: configuration.dedupCapacity, entries: delivered)
     }
 
@@ -75,7 +86,7 @@ public actor NotificationService {
                 reasons[email.id] = .firstLaunch
             }
         } else {
-            let context = FilterContext(settings: await settings(), now: now())
+            let context = FilterContext(settings: await settings(), now: now(), machineTimeZone: machineTimeZone)
             let candidates = selectCandidates(
                 emails, context: context, fromBackground: fromBackground, activeFolderType: activeFolderType,
                 reasons: &reasons)
@@ -124,22 +135,27 @@ public actor NotificationService {
         try await removeNotifications(forEmailIds: ids)
     }
 
-    /// Sets the badge to the number of unread emails in inbox folders.
+    /// Sets the badge to the number of unread emails in inbox folders, unless the devices already show
+    /// that number: an unchanged badge costs a push and a device wake-up for nothing.
     @discardableResult
-    public func updateBadgeCount() async throws(HeraldError) -> Int {
-        let count = await mailbox.inboxUnreadCount()
-        try await center.setBadgeCount(count)
-        return count
+    public func updateBadgeCount() async throws(HeraldError) -> ProcessingReport.BadgeOutcome {
+        let outcome = await badgeOutcome()
+        if case .failed(_, let error) = outcome {
+            throw error
+        }
+        return outcome
     }
 
     private func badgeOutcome() async -> ProcessingReport.BadgeOutcome {
         let count = await mailbox.inboxUnreadCount()
+        guard count != badgeCount else { return .unchanged(count) }
         do {
             try await center.setBadgeCount(count)
-            return .updated(count)
         } catch {
             return .failed(count: count, error: error)
         }
+        badgeCount = count
+        return .updated(count)
     }
 
     /// A second copy of an email shares a rule-based suppression with the first; otherwise it is a duplicate.

@@ -13,6 +13,12 @@ public struct NotificationUserInfo: Hashable, Sendable {
         self.fromAddress = fromAddress
     }
 
+    /// The data of `email`'s banner.
+    public init(of email: Email) {
+        self.init(
+            emailId: email.id, threadId: email.threadId, accountId: email.accountId, fromAddress: email.fromAddress)
+    }
+
     /// Reads the keys back from a notification's payload; `nil` if one is missing.
     public init?(dictionary: [String: String]) {
         guard let emailId = dictionary[Key.emailId], let threadId = dictionary[Key.threadId],

@@ -1,7 +1,10 @@
 /// The result of one ``NotificationService/processNewEmails(_:fromBackground:activeFolderType:)`` call.
 public struct ProcessingReport: Hashable, Sendable {
     public enum BadgeOutcome: Hashable, Sendable {
+        /// The devices were sent this count.
         case updated(Int)
+        /// The devices already showed this count, so nothing was sent.
+        case unchanged(Int)
         case failed(count: Int, error: HeraldError)
     }
 

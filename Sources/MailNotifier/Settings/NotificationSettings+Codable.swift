@@ -7,12 +7,9 @@ extension NotificationSettings: Codable {
         case vipContacts, mutedThreadIds, quietHoursEnabled, quietHoursStart, quietHoursEnd, timeZone
     }
 
-    /// A `TimeZone` in a decoder's `userInfo` under this key is used when the JSON names no zone.
-    public static let defaultTimeZoneKey = CodingUserInfoKey(rawValue: "herald.mail-notifier.default-time-zone")!
-
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(timeZone: decoder.userInfo[Self.defaultTimeZoneKey] as? TimeZone ?? TimeZone(identifier: "UTC")!)
+        self.init()
         let accounts = try container.decodeIfPresent([String: Bool].self, forKey: .accountNotifications) ?? [:]
         accountNotifications = Dictionary(
             uniqueKeysWithValues: accounts.map { (AccountID(rawValue: $0.key), $0.value) })
@@ -49,7 +46,8 @@ extension NotificationSettings: Codable {
         try container.encode(quietHoursEnabled, forKey: .quietHoursEnabled)
         try container.encodeIfPresent(quietHoursStart, forKey: .quietHoursStart)
         try container.encodeIfPresent(quietHoursEnd, forKey: .quietHoursEnd)
-        try container.encode(timeZone.identifier, forKey: .timeZone)
+        // Absent unless the user named a zone: writing the machine's would pin it for good.
+        try container.encodeIfPresent(timeZone?.identifier, forKey: .timeZone)
     }
 
     private static func decodeMinute(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int?

@@ -4,7 +4,8 @@ public import Foundation
 ///
 /// The JSON form uses the spec's keys: `notifCategoryPreferences`, `vipContacts`, `mutedThreadIds`,
 /// `quietHoursEnabled`, `quietHoursStart`, `quietHoursEnd`, plus `accountNotifications` (account id →
-/// bool) and `timeZone` (an IANA identifier). Every key is optional; an absent key means the default.
+/// bool) and `timeZone` (an IANA identifier; absent: the machine's zone). Every key is optional; an absent key
+/// means the default.
 public struct NotificationSettings: Hashable, Sendable {
     /// Per-account switches; an account without an entry is on.
     public var accountNotifications: [AccountID: Bool]
@@ -18,11 +19,13 @@ public struct NotificationSettings: Hashable, Sendable {
     public internal(set) var quietHoursStart: Int?
     /// Minutes since midnight; `nil` means "never set" (07:00 applies).
     public internal(set) var quietHoursEnd: Int?
-    /// The zone quiet hours are read in.
-    public var timeZone: TimeZone
+    /// The zone quiet hours are read in, when the user named one; `nil` follows the machine's zone, read
+    /// at each batch, so moving the machine moves quiet hours with it.
+    public var timeZone: TimeZone?
 
-    /// The defaults of a fresh install: everything on, no VIPs, nothing muted, quiet hours off, UTC.
-    public init(timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+    /// The defaults of a fresh install: everything on, no VIPs, nothing muted, quiet hours off, the
+    /// machine's time zone.
+    public init(timeZone: TimeZone? = nil) {
         self.accountNotifications = [:]
         self.categoryPreferences = [:]
         self.vipContacts = []

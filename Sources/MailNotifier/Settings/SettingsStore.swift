@@ -12,20 +12,14 @@ public actor SettingsStore {
     public private(set) var settings: NotificationSettings
 
     /// Loads the settings at `fileURL`.
-    /// - Parameters:
-    ///   - defaultTimeZone: the zone used when the file names none.
-    ///   - onWarning: receives the reason whenever the defaults had to be used.
-    public init(
-        fileURL: URL,
-        defaultTimeZone: TimeZone = TimeZone(identifier: "UTC")!,
-        onWarning: WarningHandler = { _ in }
-    ) {
+    /// - Parameter onWarning: receives the reason whenever the defaults had to be used.
+    public init(fileURL: URL, onWarning: WarningHandler = { _ in }) {
         self.fileURL = fileURL
-        self.settings = Self.load(fileURL, defaultTimeZone: defaultTimeZone, onWarning: onWarning)
+        self.settings = Self.load(fileURL, onWarning: onWarning)
     }
 
-    static func load(_ url: URL, defaultTimeZone: TimeZone, onWarning: WarningHandler) -> NotificationSettings {
-        let defaults = NotificationSettings(timeZone: defaultTimeZone)
+    static func load(_ url: URL, onWarning: WarningHandler) -> NotificationSettings {
+        let defaults = NotificationSettings()
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -38,9 +32,7 @@ public actor SettingsStore {
             return defaults
         }
         do {
-            let decoder = JSONDecoder()
-            decoder.userInfo[NotificationSettings.defaultTimeZoneKey] = defaultTimeZone
-            return try decoder.decode(NotificationSettings.self, from: data)
+            return try JSONDecoder().decode(NotificationSettings.self, from: data)
         } catch {
             onWarning(.corrupt(path: url.path, reason: Self.reason(error)))
             return defaults
@@ -53,6 +45,17 @@ public actor SettingsStore {
         try change(&updated)
         try write(updated)
         settings = updated
+    }
+
+    /// Forgets muted threads that no longer exist (E-21), writing the file only when one was dropped, so a
+    /// run that changes nothing leaves the user's file untouched.
+    /// - Returns: the threads unmuted.
+    @discardableResult
+    public func pruneMutedThreads(keeping existing: Set<ThreadID>) throws(SettingsError) -> Set<ThreadID> {
+        let stale = settings.mutedThreadIds.subtracting(existing)
+        guard !stale.isEmpty else { return [] }
+        try update { $0.pruneMutedThreads(keeping: existing) }
+        return stale
     }
 
     public func notificationCategoryEnabled(for category: AICategory) -> Bool {

@@ -70,6 +70,17 @@ struct QuietHoursFilterTests {
         #expect(filter.shouldNotify(for: makeEmail(), in: context(try quiet(zone: "UTC"), now: noon)))
     }
 
+    @Test func settingsNamingNoZoneReadTheMachinesClock() throws {
+        var noZone = try quiet()
+        noZone.timeZone = nil
+        // 12:00 UTC: 23:00 on a machine in Sydney (inside 22:00–07:00), noon on a machine in UTC.
+        let sydney = TimeZone(identifier: "Australia/Sydney")!
+        #expect(!filter.shouldNotify(for: makeEmail(), in: context(noZone, now: noon, machineTimeZone: sydney)))
+        #expect(filter.shouldNotify(for: makeEmail(), in: context(noZone, now: noon, machineTimeZone: utc())))
+        // A zone the user named wins over the machine's.
+        #expect(filter.shouldNotify(for: makeEmail(), in: context(try quiet(zone: "UTC"), machineTimeZone: sydney)))
+    }
+
     @Test func outOfRangeMinutesAreRejected() {
         var value = NotificationSettings()
         #expect(throws: SettingsError.minuteOutOfRange(key: "quietHoursStart", value: 1440)) {

@@ -43,6 +43,19 @@ struct CollapseIDTests {
         let request = HeraldNotificationCenter.bannerRequest(
             for: NotificationContentBuilder.build(from: makeEmail(id.rawValue)), userId: "owner")
         #expect(request.collapseId == CollapseID(NotificationRequestID(emailId: id)))
-        #expect(request.data?["notificationId"] == .string("email-\(id.rawValue)"))
+        #expect(request.data?["notificationId"] == .string(CollapseID(NotificationRequestID(emailId: id)).rawValue))
+    }
+
+    /// iOS names a remote notification by its `apns-collapse-id`, so a removal must use that id, not
+    /// `email-<id>`, which for a 64-digit id is longer than APNs allows and was never on the device.
+    @Test func removalNamesTheCollapseIdTheBannerWasSentWith() throws {
+        let id = EmailID.stable(accountId: "a", messageId: "<b>")
+        let banner = HeraldNotificationCenter.bannerRequest(
+            for: NotificationContentBuilder.build(from: makeEmail(id.rawValue)), userId: "owner")
+        let removal = HeraldNotificationCenter.removalRequest(
+            for: [NotificationRequestID(emailId: id)], userId: "owner")
+        let collapseId = try #require(banner.collapseId?.rawValue)
+        #expect(collapseId != "email-\(id.rawValue)")
+        #expect(removal.data?[HeraldNotificationCenter.removeIdentifiersKey] == .array([.string(collapseId)]))
     }
 }

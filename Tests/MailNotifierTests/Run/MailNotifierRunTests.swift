@@ -12,28 +12,57 @@ struct MailNotifierRunTests {
          "timeZone": "UTC"}
         """
 
-    func loadSettings() throws -> NotificationSettings {
-        try JSONDecoder().decode(NotificationSettings.self, from: Data(Self.settingsJSON.utf8))
+    /// A mailbox, settings and state file in a scratch directory, run after run like the command does.
+    final class Files {
+        let directory: TemporaryDirectory
+        let mailbox: MailboxFile
+        let settings: SettingsStore
+        var state: DeliveryState?
+
+        init(
+            mailbox emails: [Email] = [], settings json: String = MailNotifierRunTests.settingsJSON,
+            state: DeliveryState? = DeliveryState()
+        ) throws {
+            directory = try TemporaryDirectory()
+            let encoder = JSONEncoder()
+            try encoder.encode(Mailbox(emails: emails)).write(to: directory.file("mailbox.json"))
+            try Data(json.utf8).write(to: directory.file("settings.json"))
+            mailbox = try MailboxFile(fileURL: directory.file("mailbox.json"))
+            settings = SettingsStore(fileURL: directory.file("settings.json"))
+            self.state = state
+        }
+
+        func run(
+            _ batch: [Email], options: RunOptions = RunOptions(now: at(12, 0), machineTimeZone: utc()),
+            center: RecordingNotificationCenter = RecordingNotificationCenter()
+        ) async throws -> MailNotifierRun.Result {
+            let result = try await MailNotifierRun.run(
+                batch: batch, mailbox: mailbox, settings: settings, state: state, center: center, options: options)
+            state = result.state
+            return result
+        }
     }
 
+    /// One run with a fresh set of files, past the first launch.
     func run(
-        _ emails: [Email], state: DeliveryState = DeliveryState(), options: RunOptions = RunOptions(now: at(12, 0)),
+        _ emails: [Email], options: RunOptions = RunOptions(now: at(12, 0), machineTimeZone: utc()),
         center: RecordingNotificationCenter = RecordingNotificationCenter()
     ) async throws -> MailNotifierRun.Result {
-        try await MailNotifierRun.run(
-            emails: emails, settings: loadSettings(), state: state, center: center, options: options)
+        try await Files().run(emails, options: options, center: center)
     }
 
     @Test func vipInMutedThreadDuringQuietHoursNotifies() async throws {
         let center = RecordingNotificationCenter()
         let email = makeEmail("vip", thread: "T-muted", from: "boss@example.com", received: at(23, 29))
-        let result = try await run([email], options: RunOptions(now: at(23, 30)), center: center)
+        let result = try await run(
+            [email], options: RunOptions(now: at(23, 30), machineTimeZone: utc()), center: center)
         #expect(result.lines == [line("vip", "notified", "vip")])
         #expect(await center.addedEmailIds == ["vip"])
     }
 
     @Test func nonVIPDuringQuietHoursIsSuppressedByQuietHours() async throws {
-        let result = try await run([makeEmail("late", received: at(23, 29))], options: RunOptions(now: at(23, 30)))
+        let result = try await run(
+            [makeEmail("late", received: at(23, 29))], options: RunOptions(now: at(23, 30), machineTimeZone: utc()))
         #expect(result.lines == [line("late", "suppressed", "quiet-hours")])
     }
 
@@ -46,32 +75,86 @@ struct MailNotifierRunTests {
 
     @Test func sameEmailTwiceAcrossRunsPushesOnce() async throws {
         let center = RecordingNotificationCenter()
-        let first = try await run([makeEmail("once")], center: center)
-        let second = try await run([makeEmail("once")], state: first.state, center: center)
+        let files = try Files()
+        let first = try await files.run([makeEmail("once")], center: center)
+        let second = try await files.run([makeEmail("once")], center: center)
         #expect(first.lines == [line("once", "notified", "passed")])
         #expect(second.lines == [line("once", "suppressed", "duplicate")])
         #expect(await center.addedEmailIds == ["once"])
         #expect(second.state.delivered == [DeliveredNotification(emailId: "once", threadId: "T-1")])
     }
 
-    @Test func firstLaunchSuppressesEverything() async throws {
-        let result = try await run(
-            [makeEmail("a"), makeEmail("b", from: "boss@example.com")],
-            options: RunOptions(firstLaunch: true, now: at(12, 0)))
-        #expect(result.lines == [line("a", "suppressed", "first-launch"), line("b", "suppressed", "first-launch")])
-        #expect(result.state.delivered.isEmpty)
+    @Test func aMissingStateIsTheFirstLaunchWhichSuppressesEverythingButSendsTheBadge() async throws {
+        let center = RecordingNotificationCenter()
+        let files = try Files(state: nil)
+        let first = try await files.run([makeEmail("a"), makeEmail("b", from: "boss@example.com")], center: center)
+        #expect(first.lines == [line("a", "suppressed", "first-launch"), line("b", "suppressed", "first-launch")])
+        #expect(first.state == DeliveryState(delivered: [], badgeCount: 2))
+        #expect(await center.badgeCounts == [2])
+        let second = try await files.run([makeEmail("c")], center: center)
+        #expect(second.lines == [line("c", "notified", "passed")])
+    }
+
+    @Test func theBadgeCountsTheWholeMailboxAndIsSentOnlyWhenItChanged() async throws {
+        let center = RecordingNotificationCenter()
+        let earlier = (0..<3).map { makeEmail("old\($0)", thread: "T-old\($0)", received: at(9, 0)) }
+        let files = try Files(mailbox: earlier + [makeEmail("archived", folders: [.archive])])
+        let first = try await files.run([makeEmail("new")], center: center)
+        #expect(first.badge == .updated(4))
+        let again = try await files.run([makeEmail("new")], center: center)
+        #expect(again.badge == .unchanged(4))
+        try await files.mailbox.update { (mailbox: inout Mailbox) throws(MailboxError) in
+            try mailbox.markAllRead(inThread: "T-old0")
+        }
+        let afterReading = try await files.run([], center: center)
+        #expect(afterReading.badge == .updated(3))
+        #expect(await center.badgeCounts == [4, 3])
+        #expect(afterReading.state.badgeCount == 3)
+    }
+
+    @Test func theBatchIsFiledInTheMailboxWithoutUndoingWhatHappenedSince() async throws {
+        let files = try Files(mailbox: [makeEmail("read", isRead: true)])
+        _ = try await files.run([makeEmail("read", isRead: false), makeEmail("new")])
+        let stored = try MailboxFile(fileURL: files.directory.file("mailbox.json"))
+        let emails = await stored.mailbox.emails
+        #expect(emails.map(\.id) == ["read", "new"])
+        #expect(emails.first?.isRead == true)
+    }
+
+    @Test func e21MutedThreadsWithNoEmailLeftAreUnmutedEachRun() async throws {
+        let json = #"{"mutedThreadIds": ["T-muted", "T-gone"], "timeZone": "UTC"}"#
+        let files = try Files(mailbox: [makeEmail("m", thread: "T-muted", received: at(9, 0))], settings: json)
+        let result = try await files.run([makeEmail("muted", thread: "T-muted")])
+        #expect(result.unmutedThreads == ["T-gone"])
+        #expect(result.lines == [line("muted", "suppressed", "muted-thread")])
+        #expect(
+            await SettingsStore(fileURL: files.directory.file("settings.json")).settings.mutedThreadIds == ["T-muted"])
+    }
+
+    @Test func quietHoursFollowTheMachinesZoneWhenTheSettingsNameNone() async throws {
+        let json = #"{"quietHoursEnabled": true}"#
+        let sydney = TimeZone(identifier: "Australia/Sydney")!
+        // 12:00 UTC is 23:00 in Sydney: inside the default 22:00–07:00 there.
+        let inSydney = try await Files(settings: json).run(
+            [makeEmail("a")], options: RunOptions(now: at(12, 0), machineTimeZone: sydney))
+        let inUTC = try await Files(settings: json).run(
+            [makeEmail("a")], options: RunOptions(now: at(12, 0), machineTimeZone: utc()))
+        #expect(inSydney.lines == [line("a", "suppressed", "quiet-hours")])
+        #expect(inUTC.lines == [line("a", "notified", "passed")])
     }
 
     @Test func recencyDependsOnBackgroundFlag() async throws {
         let email = makeEmail("twenty", received: at(11, 40))
         let foreground = try await run([email])
-        let background = try await run([email], options: RunOptions(fromBackground: true, now: at(12, 0)))
+        let background = try await run(
+            [email], options: RunOptions(fromBackground: true, now: at(12, 0), machineTimeZone: utc()))
         #expect(foreground.lines == [line("twenty", "suppressed", "recency")])
         #expect(background.lines == [line("twenty", "notified", "passed")])
     }
 
     @Test func activeFolderAndBatchLimitAreBadgeOnly() async throws {
-        let active = try await run([makeEmail("seen")], options: RunOptions(activeFolderType: "INBOX", now: at(12, 0)))
+        let active = try await run(
+            [makeEmail("seen")], options: RunOptions(activeFolderType: "INBOX", now: at(12, 0), machineTimeZone: utc()))
         #expect(active.lines == [line("seen", "badge-only", "active-folder")])
         let many = (0..<11).map { makeEmail("m\($0)", received: at(11, 59).addingTimeInterval(-Double($0))) }
         let capped = try await run(many)
@@ -103,13 +186,15 @@ struct MailNotifierRunTests {
         #expect(!json.contains("\n"))
     }
 
-    @Test func stateFileRoundTripsAndMissingFileIsEmpty() throws {
+    @Test func stateFileRoundTripsAndMissingFileIsTheFirstLaunch() throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("state.json")
-        #expect(try DeliveryState.load(from: url) == DeliveryState())
-        let state = DeliveryState(delivered: [DeliveredNotification(emailId: "a", threadId: "t")])
+        #expect(try DeliveryState.load(from: url) == nil)
+        let state = DeliveryState(delivered: [DeliveredNotification(emailId: "a", threadId: "t")], badgeCount: 7)
         try state.save(to: url)
         #expect(try DeliveryState.load(from: url) == state)
+        try Data(#"{"delivered": []}"#.utf8).write(to: url)
+        #expect(try DeliveryState.load(from: url) == DeliveryState(delivered: [], badgeCount: nil))
         try Data("garbage".utf8).write(to: url)
         #expect(throws: RunError.self) { try DeliveryState.load(from: url) }
     }

@@ -170,8 +170,8 @@ struct NotificationServiceTests {
         let read = (0..<5).map { makeEmail("r\($0)", isRead: true) }
         let service = NotificationService(
             center: center, settings: { NotificationSettings() },
-            mailbox: EmailListMailbox(emails: inbox + elsewhere + read), now: { noon })
-        #expect(try await service.updateBadgeCount() == 50)
+            mailbox: Mailbox(emails: inbox + elsewhere + read), now: { noon })
+        #expect(try await service.updateBadgeCount() == .updated(50))
         #expect(await center.badgeCounts == [50])
     }
 
@@ -179,9 +179,36 @@ struct NotificationServiceTests {
         let center = RecordingNotificationCenter()
         let service = NotificationService(
             center: center, settings: { NotificationSettings() },
-            mailbox: EmailListMailbox(emails: [makeEmail("a", isRead: true)]), now: { noon })
+            mailbox: Mailbox(emails: [makeEmail("a", isRead: true)]), now: { noon })
         try await service.updateBadgeCount()
         #expect(await center.badgeCounts == [0])
+    }
+
+    @Test func badgeIsSentOnlyWhenItChanged() async throws {
+        let center = RecordingNotificationCenter()
+        let mailbox = SettableMailbox(count: 5)
+        let service = NotificationService(
+            center: center, settings: { NotificationSettings() }, mailbox: mailbox, badgeCount: 5, now: { noon })
+        #expect(try await service.updateBadgeCount() == .unchanged(5))
+        await mailbox.set(4)
+        #expect(try await service.updateBadgeCount() == .updated(4))
+        #expect(try await service.updateBadgeCount() == .unchanged(4))
+        #expect(await center.badgeCounts == [4])
+        #expect(await service.badgeCount == 4)
+    }
+
+    @Test func aBadgeHeraldRefusedIsSentAgainNextTime() async throws {
+        let center = RecordingNotificationCenter()
+        await center.failBadges(with: .unreachable(reason: "connection refused"))
+        let service = NotificationService(
+            center: center, settings: { NotificationSettings() }, mailbox: SettableMailbox(count: 2), now: { noon })
+        await #expect(throws: HeraldError.unreachable(reason: "connection refused")) {
+            try await service.updateBadgeCount()
+        }
+        #expect(await service.badgeCount == nil)
+        await center.failBadges(with: nil)
+        #expect(try await service.updateBadgeCount() == .updated(2))
+        #expect(await center.badgeCounts == [2])
     }
 
     @Test func acN11RemoveByEmailIds() async throws {

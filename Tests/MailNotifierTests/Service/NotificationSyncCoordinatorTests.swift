@@ -12,25 +12,38 @@ struct NotificationSyncCoordinatorTests {
         #expect(await center.badgeCounts == [2])
     }
 
+    /// A coordinator past first launch whose mailbox starts with `unread` unread emails.
+    func makeCoordinator(_ center: RecordingNotificationCenter, unread: Int) async -> (
+        NotificationSyncCoordinator, SettableMailbox
+    ) {
+        let mailbox = SettableMailbox(count: unread)
+        let service = NotificationService(
+            center: center, settings: { NotificationSettings() }, mailbox: mailbox, now: { noon })
+        await service.markFirstLaunchComplete()
+        return (NotificationSyncCoordinator(service: service), mailbox)
+    }
+
     @Test func acN11DidMarkThreadReadRemovesBannersAndUpdatesBadge() async throws {
         let center = RecordingNotificationCenter()
-        let coordinator = NotificationSyncCoordinator(service: await makeService(center, unread: 4))
+        let (coordinator, mailbox) = await makeCoordinator(center, unread: 4)
         await coordinator.didSyncNewEmails(
             [makeEmail("a", thread: "T-1")], fromBackground: false, activeFolderType: nil)
+        await mailbox.set(3)
         try await coordinator.didMarkThreadRead("T-1")
         #expect(await center.removedIdentifiers == ["email-a"])
-        #expect(await center.badgeCounts == [4, 4])
+        #expect(await center.badgeCounts == [4, 3])
     }
 
     @Test func acN11DidRemoveThreadRemovesBannersAndUpdatesBadge() async throws {
         let center = RecordingNotificationCenter()
-        let coordinator = NotificationSyncCoordinator(service: await makeService(center, unread: 1))
+        let (coordinator, mailbox) = await makeCoordinator(center, unread: 2)
         await coordinator.didSyncNewEmails(
             [makeEmail("a", thread: "T-1"), makeEmail("b", thread: "T-2")], fromBackground: false, activeFolderType: nil
         )
+        await mailbox.set(1)
         try await coordinator.didRemoveThread("T-2")
         #expect(await center.removedIdentifiers == ["email-b"])
-        #expect(await center.badgeCounts.count == 2)
+        #expect(await center.badgeCounts == [2, 1])
     }
 
     @Test func e25MarkFirstLaunchCompleteLetsLaterBackgroundSyncsNotify() async {

@@ -79,8 +79,9 @@ struct SettingsStoreTests {
     @Test func acN14ResetAllRestoresDefaults() async throws {
         let directory = try TemporaryDirectory()
         let url = directory.file("settings.json")
-        let store = SettingsStore(fileURL: url, defaultTimeZone: TimeZone(identifier: "Europe/Paris")!)
+        let store = SettingsStore(fileURL: url)
         try await store.update { (value: inout NotificationSettings) throws(SettingsError) in
+            value.timeZone = TimeZone(identifier: "Europe/Paris")!
             value.addVIPContact("a@b.c")
             value.toggleMuteThread("T-1")
             value.setNotificationCategory(.social, enabled: false)
@@ -145,7 +146,7 @@ struct SettingsStoreTests {
         #expect(value.isMuted("T-9"))
         #expect(value.activeQuietHours == QuietHours(start: 0, end: 360))
         #expect(!value.notificationsEnabled(for: "work"))
-        #expect(value.timeZone.identifier == "Europe/Berlin")
+        #expect(value.timeZone?.identifier == "Europe/Berlin")
     }
 
     @Test func writesLeaveAValidFileBehind() async throws {
@@ -158,6 +159,39 @@ struct SettingsStoreTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(leftovers == ["settings.json"])
         #expect(await SettingsStore(fileURL: url).settings.vipContacts.count == 20)
+    }
+
+    @Test func aFileNamingNoZoneFollowsTheMachineAndIsNotPinnedByAWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("settings.json")
+        try Data(#"{"vipContacts": ["a@b.c"]}"#.utf8).write(to: url)
+        let store = SettingsStore(fileURL: url)
+        #expect(await store.settings.timeZone == nil)
+        try await store.addVIPContact("d@e.f")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        #expect(written["timeZone"] == nil)
+        #expect(written["vipContacts"] as? [String] == ["a@b.c", "d@e.f"])
+    }
+
+    @Test func e21StorePrunesStaleMutedThreadsAndKeepsAnUnchangedFileUntouched() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("settings.json")
+        let original = #"{"mutedThreadIds": ["T-gone", "T-kept"], "timeZone": "UTC"}"#
+        try Data(original.utf8).write(to: url)
+        let store = SettingsStore(fileURL: url)
+        #expect(try await store.pruneMutedThreads(keeping: ["T-kept", "T-other"]) == ["T-gone"])
+        #expect(await SettingsStore(fileURL: url).settings.mutedThreadIds == ["T-kept"])
+        let afterPrune = try Data(contentsOf: url)
+        #expect(try await store.pruneMutedThreads(keeping: ["T-kept"]).isEmpty)
+        #expect(try Data(contentsOf: url) == afterPrune)
+    }
+
+    @Test func e21PruningACorruptFileNeverOverwritesIt() async throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("settings.json")
+        try Data("{ not json".utf8).write(to: url)
+        #expect(try await SettingsStore(fileURL: url).pruneMutedThreads(keeping: []).isEmpty)
+        #expect(try Data(contentsOf: url) == Data("{ not json".utf8))
     }
 
     @Test func e21PruneMutedThreadsKeepsOnlyExistingThreads() {

@@ -4,8 +4,9 @@ struct MailStoreFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A mail store that records what the notification actions asked of it.
-actor FakeMailStore: EmailRepository, MarkReadUseCase, ThreadActionsUseCase, ComposeEmailUseCase {
+/// A mail store that records what the notification actions asked of it. Its badge counts the stored
+/// emails of threads no action has handled yet.
+actor FakeMailStore: EmailRepository, MarkReadUseCase, ThreadActionsUseCase, ComposeEmailUseCase, InboxUnreadCounting {
     enum Call: Equatable {
         case markAllRead(ThreadID)
         case archive(ThreadID)
@@ -19,6 +20,7 @@ actor FakeMailStore: EmailRepository, MarkReadUseCase, ThreadActionsUseCase, Com
     private var emails: [EmailID: Email] = [:]
     private var threads: [ThreadID: MailThread] = [:]
     private var deletedThreads: Set<ThreadID> = []
+    private var handledThreads: Set<ThreadID> = []
 
     func store(_ email: Email) {
         emails[email.id] = email
@@ -31,10 +33,12 @@ actor FakeMailStore: EmailRepository, MarkReadUseCase, ThreadActionsUseCase, Com
 
     func markAllRead(in thread: MailThread) async throws {
         calls.append(.markAllRead(thread.id))
+        handledThreads.insert(thread.id)
     }
 
     func archiveThread(id: ThreadID) async throws {
         calls.append(.archive(id))
+        handledThreads.insert(id)
     }
 
     func deleteThread(id: ThreadID) async throws {
@@ -42,6 +46,7 @@ actor FakeMailStore: EmailRepository, MarkReadUseCase, ThreadActionsUseCase, Com
             throw MailStoreFailure(description: "thread \(id) already deleted")
         }
         calls.append(.delete(id))
+        handledThreads.insert(id)
     }
 
     func saveDraft(_ draft: Draft) async throws -> EmailID {
@@ -55,5 +60,9 @@ actor FakeMailStore: EmailRepository, MarkReadUseCase, ThreadActionsUseCase, Com
 
     func executeSend(draftId: EmailID) async throws {
         calls.append(.send(draftId))
+    }
+
+    func inboxUnreadCount() async -> Int {
+        emails.values.filter { !handledThreads.contains($0.threadId) }.count
     }
 }

@@ -34,8 +34,11 @@ func makeEmail(
         references: references)
 }
 
-func context(_ settings: NotificationSettings = NotificationSettings(), now: Date = noon) -> FilterContext {
-    FilterContext(settings: settings, now: now)
+/// A filter context on a machine set to UTC, unless another zone is given.
+func context(
+    _ settings: NotificationSettings = NotificationSettings(), now: Date = noon, machineTimeZone: TimeZone = utc()
+) -> FilterContext {
+    FilterContext(settings: settings, now: now, machineTimeZone: machineTimeZone)
 }
 
 func settings(_ change: (inout NotificationSettings) throws -> Void) rethrows -> NotificationSettings {

@@ -8,6 +8,7 @@ actor RecordingNotificationCenter: NotificationCenterProviding {
     private var failingEmailIds: Set<EmailID> = []
     private var failure: HeraldError = .timeout(after: .seconds(1))
     private var addDelay: Duration = .zero
+    private var badgeFailure: HeraldError?
 
     /// Makes every `add` take this long, as a slow gateway would.
     func delayAdds(by delay: Duration) {
@@ -33,7 +34,15 @@ actor RecordingNotificationCenter: NotificationCenterProviding {
         removed.append(identifiers)
     }
 
+    /// Makes every badge update fail with `error`, or succeed again with `nil`.
+    func failBadges(with error: HeraldError?) {
+        badgeFailure = error
+    }
+
     func setBadgeCount(_ count: Int) async throws(HeraldError) {
+        if let badgeFailure {
+            throw badgeFailure
+        }
         badgeCounts.append(count)
     }
 
@@ -44,6 +53,21 @@ actor RecordingNotificationCenter: NotificationCenterProviding {
 /// A mailbox with a fixed unread count.
 struct FixedMailbox: InboxUnreadCounting {
     let count: Int
+
+    func inboxUnreadCount() async -> Int { count }
+}
+
+/// A mailbox whose unread count a test changes, as reading or archiving mail would.
+actor SettableMailbox: InboxUnreadCounting {
+    private var count: Int
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func set(_ count: Int) {
+        self.count = count
+    }
 
     func inboxUnreadCount() async -> Int { count }
 }

@@ -1,0 +1,46 @@
+/// `mail-notifier respond`: carries out the user's answer to a banner against the mailbox file through
+/// ``NotificationResponseHandler``, then withdraws the thread's banners and updates the badge.
+public enum MailNotifierResponse {
+    public struct Result: Sendable {
+        /// The state to save: the badge may have changed.
+        public let state: DeliveryState
+        /// Why the action or the clean-up failed, if it did.
+        public let failure: NotificationActionError?
+    }
+
+    /// Answers the banner of `emailId`.
+    ///
+    /// The thread comes from the mailbox, or from the delivered banners when the email has left the
+    /// mailbox, so its banner can still be withdrawn.
+    /// - Parameter replyText: the text of a ``NotificationAction/reply``.
+    public static func respond(
+        to emailId: EmailID, with action: NotificationAction, replyText: String?, mailbox: MailboxFile,
+        state: DeliveryState, center: any NotificationCenterProviding
+    ) async -> Result {
+        let known = await mailbox.mailbox.email(id: emailId)?.threadId
+        guard let thread = known ?? state.delivered.last(where: { $0.emailId == emailId })?.threadId else {
+            return Result(state: state, failure: .emailNotFound(emailId))
+        }
+        // Responding filters no email, so the service never reads settings.
+        let service = NotificationService(
+            center: center, settings: { NotificationSettings() }, mailbox: mailbox, delivered: state.delivered,
+            badgeCount: state.badgeCount)
+        let handler = NotificationResponseHandler(
+            repository: mailbox, markRead: mailbox, threadActions: mailbox, compose: mailbox, service: service,
+            coordinator: NotificationSyncCoordinator(service: service))
+        let response = NotificationResponse(
+            action: action,
+            userInfo: [
+                NotificationUserInfo.Key.emailId: emailId.rawValue, NotificationUserInfo.Key.threadId: thread.rawValue,
+            ],
+            replyText: replyText)
+        var failure: NotificationActionError?
+        do {
+            try await handler.handle(response)
+        } catch {
+            failure = error
+        }
+        return Result(
+            state: DeliveryState(delivered: state.delivered, badgeCount: await service.badgeCount), failure: failure)
+    }
+}
