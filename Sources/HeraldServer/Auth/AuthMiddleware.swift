@@ -4,12 +4,14 @@ import HeraldCore
 import Hummingbird
 
 /// Reads `Authorization: Bearer …`: an API key (`hk_…`, looked up by its hash) or a user token (a JWT).
-/// Requests without the header pass on unauthenticated, so each route decides what it needs; a header that does
-/// not authenticate is a 401 at once.
+/// Every route under `/api/v1/` needs credentials, so a request there without the header is a 401 at once, before
+/// anything reads its path, query or body: an anonymous caller learns nothing about what it sent. Elsewhere (health,
+/// metrics, the dashboard page) it passes on unauthenticated. A header that does not authenticate is a 401 at once.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = HeraldRequestContext
 
     static let actingUserHeader = HTTPField.Name("X-Herald-User")!
+    static let apiPrefix = "/api/v1/"
 
     let keys: APIKeyStore
     let userTokens: UserTokenVerifier
@@ -17,7 +19,12 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        guard let header = request.headers[.authorization] else {
+            if request.uri.path.hasPrefix(Self.apiPrefix) {
+                throw APIError.unauthorized("send Authorization: Bearer <API key or user token>")
+            }
+            return try await next(request, context)
+        }
         guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw APIError.unauthorized("the Authorization header must be Bearer <token>")
         }
