@@ -22,7 +22,9 @@ import Testing
         Case(method: .get, path: "/api/v1/logs?type=a%01b", status: .unprocessableContent, field: "type"),
         Case(method: .get, path: "/api/v1/logs?type=%FF%FE", status: .badRequest, field: "type"),
         Case(method: .get, path: "/api/v1/logs?type=%ZZ", status: .badRequest, field: "type"),
-        Case(method: .get, path: "/api/v1/users/a%00b", status: .unprocessableContent, field: "path"),
+        Case(method: .delete, path: "/api/v1/users/a%00b", status: .unprocessableContent, field: "path"),
+        // A method the path is not served with is a 405 whatever the path holds.
+        Case(method: .get, path: "/api/v1/users/a%00b", status: .methodNotAllowed),
         Case(
             method: .put, path: "/api/v1/users/u1", body: #"{"email":"x@example.com","name":"A\u0000B"}"#,
             status: .unprocessableContent, field: "name"),

@@ -5,15 +5,23 @@ import Hummingbird
 /// (400), and NUL or other control characters (422), each naming the query parameter, or `path`.
 ///
 /// PostgreSQL refuses NUL in text, and no identifier or filter Herald reads holds a control character, so this is
-/// the one place that keeps them out instead of every parameter's parser.
+/// the one place that keeps them out instead of every parameter's parser. A method the path is not served with is
+/// left to the router's 405, whatever the path holds, as on any other path.
 struct InputHygieneMiddleware: RouterMiddleware {
     typealias Context = HeraldRequestContext
+
+    let routes: RouteShapes
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        try Self.check(path: request.uri.path)
-        if let query = request.uri.query { try Self.check(query: query) }
+        do {
+            try Self.check(path: request.uri.path)
+            if let query = request.uri.query { try Self.check(query: query) }
+        } catch {
+            let served = routes.methods(forPath: request.uri.path)
+            guard !served.isEmpty, !served.contains(request.method.rawValue) else { throw error }
+        }
         return try await next(request, context)
     }
 
