@@ -9,8 +9,8 @@ public struct DeliveryStore: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, and returns them
-    /// with their device and user (one round trip) and their notifications (a second).
+    /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, and returns
+    /// them with their device and user (one round trip) and their notifications (a second).
     public func claim(limit: Int, workerID: String, lease: Duration) async throws -> [ClaimedDelivery] {
         var bindings = PostgresBindings()
         bindings.append(limit)

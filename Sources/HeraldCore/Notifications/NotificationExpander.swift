@@ -59,8 +59,8 @@ public struct NotificationExpander: Sendable {
     /// (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet hours.
     /// People named by email match case-insensitively; unknown ones are skipped. Voters are matched through one
     /// index lookup each (the `coalesce` of two subqueries): a join on `external_id = … OR lower(email) = …` may be
-    /// planned as a scan of every user per voter, and a status change may have thousands of voters. Each person counts once (a voter who
-    /// is also the submitter gets the submitter's text) and the actor never counts.
+    /// planned as a scan of every user per voter, and a status change may have thousands of voters. Each person
+    /// counts once (a voter who is also the submitter gets the submitter's text) and the actor never counts.
     ///
     /// `targets` is read by the keys ``NotificationTargets`` writes, named here through its ``NotificationTargets/Key``.
     static let statement = """

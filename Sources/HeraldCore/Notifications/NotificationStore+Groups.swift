@@ -75,7 +75,8 @@ extension NotificationStore {
                 WHERE n.tags @> \([tag.rawValue])
                   AND (n.state = 'scheduled'
                        OR (n.state = 'expanded' AND EXISTS (
-                           SELECT 1 FROM deliveries d WHERE d.notification_id = n.id AND d.state IN ('pending', 'deferred'))))
+                           SELECT 1 FROM deliveries d
+                           WHERE d.notification_id = n.id AND d.state IN ('pending', 'deferred'))))
                   AND (\(user?.rawValue)::text IS NULL
                        OR n.targets -> \(unescaped: Self.userIDsKey) ? \(user?.rawValue)
                        OR n.targets -> \(unescaped: Self.deviceIDsKey) ?| ARRAY(

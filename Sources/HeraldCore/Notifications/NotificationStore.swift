@@ -15,7 +15,8 @@ public struct NotificationStore: Sendable {
     public init(client: PostgresClient) { self.client = client }
 
     /// Stores one notification row (and the vote a `new_vote` records) and wakes the expanders with `NOTIFY`, in one
-    /// statement (plus a transaction when an idempotency key is given). It never waits for expansion, so it costs the same for any audience.
+    /// statement (plus a transaction when an idempotency key is given). It never waits for expansion, so it costs the
+    /// same for any audience.
     /// - Parameters:
     ///   - draft: What to send and to whom.
     ///   - apiKeyID: The key that sent it.
