@@ -15,7 +15,8 @@ import Synchronization
 /// the TLS connection, the nghttp2 session and the ``ConnectionStateMachine``, and carries out the
 /// machine's actions. Start with ``start()``; stop with ``stop()``.
 final class APNsConnection: Sendable {
-    typealias Ticket = ConnectionStateMachine.Ticket
+    /// The pool's number for a submission, by which its caller cancels it.
+    typealias Ticket = UInt64
 
     struct Submission: Sendable {
         let ticket: Ticket

@@ -51,21 +51,31 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
 
     /// The lowercase canonical form Apple echoes.
     public var description: String {
+        String(unsafeUninitializedCapacity: 36) { format(into: $0) }
+    }
+
+    /// Appends the canonical form to `bytes`, for writing a header without building a String.
+    package func appendCanonical(to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 36))
+        bytes.withUnsafeMutableBufferPointer { _ = format(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// Writes the 36 bytes of the canonical form at the start of `output`; returns 36.
+    private func format(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let digits: StaticString = "0123456789abcdef"
         return withUnsafeBytes(of: uuid.uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { output in
-                var position = 0
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        output[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    output[position] = digits.utf8Start[Int(byte >> 4)]
-                    output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                    position += 2
+            var position = 0
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    output[position] = UInt8(ascii: "-")
+                    position += 1
                 }
-                return position
+                output[position] = digits.utf8Start[Int(byte >> 4)]
+                output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                position += 2
             }
+            return position
         }
     }
 
