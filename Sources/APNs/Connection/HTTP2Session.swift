@@ -263,45 +263,55 @@ final class HTTP2Session {
 
 // MARK: - C callbacks: recover the session from user_data, never trap on what the server sends.
 
-private func session(from userData: UnsafeMutableRawPointer?) -> HTTP2Session? {
-    userData.map { Unmanaged<HTTP2Session>.fromOpaque($0).takeUnretainedValue() }
+/// Runs `body` with the session behind `userData`, or returns `failure` when there is none. Guaranteed rather than
+/// retained: the session is in the middle of the nghttp2 call that invoked the callback, so it is alive, and a
+/// retain and release per header and per frame would be measurable.
+private func withSession<Result>(
+    _ userData: UnsafeMutableRawPointer?, else failure: Result, _ body: (HTTP2Session) -> Result
+) -> Result {
+    guard let userData else { return failure }
+    return Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
 }
 
 private let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
-    guard let frame, let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
-    owner.frameReceived(frame)
-    return 0
+    guard let frame else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    return withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        owner.frameReceived(frame)
+        return 0
+    }
 }
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
-    guard let frame, let name, let value, let owner = session(from: userData) else {
-        return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+    guard let frame, let name, let value else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    return withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        owner.header(
+            streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+            value: UnsafeBufferPointer(start: value, count: valueLength))
+        return 0
     }
-    owner.header(
-        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
-        value: UnsafeBufferPointer(start: value, count: valueLength))
-    return 0
 }
 
 private let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
-    guard let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
-    if let data { owner.dataChunk(streamID: streamID, UnsafeBufferPointer(start: data, count: length)) }
-    return 0
+    withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        if let data { owner.dataChunk(streamID: streamID, UnsafeBufferPointer(start: data, count: length)) }
+        return 0
+    }
 }
 
 private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
-    guard let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
-    owner.streamClosed(streamID: streamID, errorCode: errorCode)
-    return 0
+    withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        owner.streamClosed(streamID: streamID, errorCode: errorCode)
+        return 0
+    }
 }
 
 /// The data source holds the stream's row, which stays claimed until the stream closes.
 private let readBodyCallback: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, userData in
-    guard let buffer, let flags, let row = StreamTable.row(from: source?.pointee.ptr),
-        let owner = session(from: userData)
-    else {
+    guard let buffer, let flags, let row = StreamTable.row(from: source?.pointee.ptr) else {
         return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
     }
-    return owner.readBody(
-        row: row, into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
+    return withSession(userData, else: Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)) { owner in
+        owner.readBody(
+            row: row, into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
+    }
 }
