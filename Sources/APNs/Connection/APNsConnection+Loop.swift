@@ -65,7 +65,7 @@ extension APNsConnection {
                 let (submissions, cancellations, stopping) = connection.takeInbox()
                 var now = ContinuousClock.now
                 if !submissions.isEmpty {
-                    let tickets = submissions.map { waiting.insert(.init(submission: $0, takenAt: now)) }
+                    let tickets = submissions.map { waiting.insert($0, takenAt: now) }
                     perform(machine.enqueue(tickets, deadline: now + configuration.requestTimeout))
                     nextTick = min(nextTick, now + Self.busyTickInterval)
                 }
@@ -145,11 +145,11 @@ extension APNsConnection {
             }
             for ticket in tickets {
                 // Opening an earlier ticket may have failed this one meanwhile (a lost connection answers everyone).
-                guard machine.isOpening(ticket), let request = waiting[ticket]?.submission.request else { continue }
+                guard machine.isOpening(ticket), let request = waiting.request(of: ticket) else { continue }
                 do {
                     request.writeHeaders(into: &headerBlock, authority: authority, authorization: token.authorization)
                     let streamID = try session.submitRequest(headerBlock, body: request.payload)
-                    waiting[ticket]?.token = token
+                    waiting.setToken(token, of: ticket)
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
                     perform(machine.fail([ticket], as: .protocolError(error.description)))
@@ -171,7 +171,7 @@ extension APNsConnection {
             case .caller(let continuation):
                 continuation.resume(returning: result)
             case .batch(let sink, let index):
-                let answer = PushAnswer(index: index, result: result, latency: .now - entry.takenAt)
+                let answer = PushAnswer(index: index, result: result, latency: waiting.waited(entry, now: .now))
                 // A turn's answers belong to a few batches at most: a linear search beats hashing here.
                 if let position = answers.firstIndex(where: { $0.sink === sink }) {
                     answers[position].chunk.append(answer)
@@ -322,7 +322,7 @@ extension APNsConnection {
                         outcome = .reset
                     }
                     let (ticket, actions) = machine.streamClosed(streamID, outcome: outcome, now: now)
-                    if let ticket, let response, let sentID = waiting[ticket]?.submission.request.apnsID {
+                    if let ticket, let response, let sentID = waiting.sentID(of: ticket) {
                         let result = PushResult.parse(
                             status: response.status, apnsIDHeader: response.apnsID, uniqueID: response.uniqueID,
                             channelID: response.channelID, body: response.body, sentID: sentID)

@@ -60,7 +60,6 @@ struct ConnectionStateMachine: Sendable {
     private struct Connected: Sendable, Equatable {
         var streamLimit: Int
         var goingAway = false
-        var lastActivity: Instant
         var pingSentAt: Instant?
     }
 
@@ -80,6 +79,9 @@ struct ConnectionStateMachine: Sendable {
     private var openingsHandedOut: UInt64 = 0
     private var streams: [Int32: Ticket] = [:]
     private var consecutiveFailures = 0
+    /// When the current connection last showed life. Kept outside ``State``: it changes with every answer, and
+    /// rewriting an enum payload that holds resilient `Instant`s goes through runtime witnesses.
+    private var lastActivity: Instant?
     /// No deadline falls before this instant, so `tick` can skip scanning until then.
     private var nextDeadlineScan: Instant?
 
@@ -168,7 +170,8 @@ struct ConnectionStateMachine: Sendable {
 
     mutating func connectSucceeded(now: Instant) -> [Action] {
         guard state == .connecting else { return [.closeConnection] }
-        state = .connected(Connected(streamLimit: configuration.initialStreamLimit, lastActivity: now))
+        state = .connected(Connected(streamLimit: configuration.initialStreamLimit))
+        lastActivity = now
         return openAvailable()
     }
 
@@ -195,8 +198,8 @@ struct ConnectionStateMachine: Sendable {
     mutating func goAwayReceived(lastStreamID: Int32, now: Instant) -> [Action] {
         guard case .connected(var connected) = state else { return [] }
         connected.goingAway = true
-        connected.lastActivity = now
         state = .connected(connected)
+        lastActivity = now
         let unprocessed = streams.keys.filter { $0 > lastStreamID }.sorted()
         pending.prepend(unprocessed.compactMap { streams.removeValue(forKey: $0) })
         return drainIfGoingAway()
@@ -218,8 +221,8 @@ struct ConnectionStateMachine: Sendable {
     mutating func pingAcknowledged(now: Instant) {
         guard case .connected(var connected) = state else { return }
         connected.pingSentAt = nil
-        connected.lastActivity = now
         state = .connected(connected)
+        lastActivity = now
     }
 
     /// Bytes arrived from the server.
@@ -243,7 +246,7 @@ struct ConnectionStateMachine: Sendable {
                     actions.append(.closeConnection)
                     actions += connectionLost(now: now)
                 }
-            } else if now - connected.lastActivity >= configuration.pingInterval {
+            } else if let lastActivity, now - lastActivity >= configuration.pingInterval {
                 connected.pingSentAt = now
                 state = .connected(connected)
                 actions.append(.sendPing)
@@ -368,8 +371,7 @@ struct ConnectionStateMachine: Sendable {
     }
 
     private mutating func markActivity(_ now: Instant) {
-        guard case .connected(var connected) = state else { return }
-        connected.lastActivity = now
-        state = .connected(connected)
+        guard case .connected = state else { return }
+        lastActivity = now
     }
 }

@@ -1,3 +1,4 @@
+import APNsCore
 import Foundation
 
 extension APNsConnection {
@@ -6,16 +7,23 @@ extension APNsConnection {
     struct WaitingTable {
         struct Entry {
             let submission: Submission
-            let takenAt: ContinuousClock.Instant
+            /// When the connection took it from its inbox, as an offset from the table's origin.
+            let takenAt: Duration
             /// The provider token its stream was opened with, reported back if APNs refuses it.
             var token: ProviderToken?
         }
 
         private var rows: [Entry?] = []
         private var freeRows: [Int] = []
+        /// Entries keep their time as an offset from this instant: `ContinuousClock.Instant` is resilient, and
+        /// entries holding one would be copied and destroyed through runtime witnesses.
+        private let origin = ContinuousClock.now
 
-        /// Stores `entry` in a free row; returns the row's ticket.
-        mutating func insert(_ entry: Entry) -> ConnectionStateMachine.Ticket {
+        /// Stores `submission`, taken from the inbox at `now`, in a free row; returns the row's ticket.
+        mutating func insert(_ submission: Submission, takenAt now: ContinuousClock.Instant)
+            -> ConnectionStateMachine.Ticket
+        {
+            let entry = Entry(submission: submission, takenAt: now - origin)
             if let row = freeRows.popLast() {
                 rows[row] = entry
                 return ConnectionStateMachine.Ticket(row)
@@ -24,11 +32,25 @@ extension APNsConnection {
             return ConnectionStateMachine.Ticket(rows.count - 1)
         }
 
-        subscript(ticket: ConnectionStateMachine.Ticket) -> Entry? {
-            // Borrowed and modified in place: a copy of an entry would retain everything its request holds.
-            _read { yield rows[Int(ticket)] }
-            _modify { yield &rows[Int(ticket)] }
+        // The readers below reach into a row through its address: reading `rows[row]` copies the whole entry first,
+        // request, reply and token included.
+
+        /// The request of `ticket`, if it is still waiting.
+        func request(of ticket: ConnectionStateMachine.Ticket) -> PushRequest? {
+            rows.withUnsafeBufferPointer { $0[Int(ticket)]?.submission.request }
         }
+
+        /// The `apns-id` that `ticket`'s request carries, if it is still waiting.
+        func sentID(of ticket: ConnectionStateMachine.Ticket) -> APNsID? {
+            rows.withUnsafeBufferPointer { $0[Int(ticket)]?.submission.request.apnsID }
+        }
+
+        mutating func setToken(_ token: ProviderToken, of ticket: ConnectionStateMachine.Ticket) {
+            rows[Int(ticket)]?.token = token
+        }
+
+        /// How long `entry` has waited at `now`.
+        func waited(_ entry: Entry, now: ContinuousClock.Instant) -> Duration { now - origin - entry.takenAt }
 
         /// Takes the entry out and frees its row for the next request.
         mutating func remove(_ ticket: ConnectionStateMachine.Ticket) -> Entry? {

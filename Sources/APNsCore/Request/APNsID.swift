@@ -27,7 +27,8 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
         var text = text
         let parsed: uuid_t? = text.withUTF8 { utf8 in
             guard utf8.count == 36 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: 16)
+            // A tuple on the stack, not an array: Apple echoes an apns-id with every answer.
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var index = 0
             var position = 0
             while position < 36 {
@@ -39,11 +40,11 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
                 guard let high = Self.nibble(utf8[position]), let low = Self.nibble(utf8[position + 1]) else {
                     return nil
                 }
-                bytes[index] = high << 4 | low
+                withUnsafeMutableBytes(of: &uuid) { $0[index] = high << 4 | low }
                 index += 1
                 position += 2
             }
-            return bytes.withUnsafeBytes { $0.load(as: uuid_t.self) }
+            return uuid
         }
         guard let parsed else { return nil }
         uuid = UUID(uuid: parsed)
