@@ -28,13 +28,15 @@ extension APNsConnection {
         private let tokens: ProviderTokenSource
         private let logger: Logger
         private let wakeDescriptor: Int32
-        private var machine: ConnectionStateMachine
+        // The state touched for every push is exempt from runtime exclusivity checks, which showed in the profile:
+        // only this loop's thread reaches it, and no access to it outlives the statement that makes it.
+        @exclusivity(unchecked) private var machine: ConnectionStateMachine
         /// Every request taken from the inbox and not yet answered; its rows are the machine's tickets.
-        private var waiting = WaitingTable()
+        @exclusivity(unchecked) private var waiting = WaitingTable()
         /// Batch answers of this turn, one chunk per batch, handed over together by ``deliverAnswers()``.
-        private var answers: [(sink: PushAnswerSink, chunk: [PushAnswer])] = []
+        @exclusivity(unchecked) private var answers: [(sink: PushAnswerSink, chunk: [PushAnswer])] = []
         /// Reused by every request, so that writing its headers allocates nothing once warm.
-        private var headerBlock = HeaderBlock()
+        @exclusivity(unchecked) private var headerBlock = HeaderBlock()
         private var link: Link?
         private weak var owner: APNsConnection?
         /// How often deadlines are checked while requests are open; an idle connection checks once a second.
@@ -157,7 +159,10 @@ extension APNsConnection {
             }
         }
 
-        private func complete(_ ticket: ConnectionStateMachine.Ticket, with result: PushResult) {
+        /// Answers `ticket`'s caller; `now` (when the answer arrived) gives a batch answer its latency.
+        private func complete(
+            _ ticket: ConnectionStateMachine.Ticket, with result: PushResult, now: ContinuousClock.Instant = .now
+        ) {
             guard let entry = waiting.remove(ticket) else { return }
             owner?.outstanding.subtract(1, ordering: .relaxed)
             if case .rejected(let rejection) = result, let token = entry.token {
@@ -171,7 +176,7 @@ extension APNsConnection {
             case .caller(let continuation):
                 continuation.resume(returning: result)
             case .batch(let sink, let index):
-                let answer = PushAnswer(index: index, result: result, latency: waiting.waited(entry, now: .now))
+                let answer = PushAnswer(index: index, result: result, latency: waiting.waited(entry, now: now))
                 // A turn's answers belong to a few batches at most: a linear search beats hashing here.
                 if let position = answers.firstIndex(where: { $0.sink === sink }) {
                     answers[position].chunk.append(answer)
@@ -326,7 +331,7 @@ extension APNsConnection {
                         let result = PushResult.parse(
                             status: response.status, apnsIDHeader: response.apnsID, uniqueID: response.uniqueID,
                             channelID: response.channelID, body: response.body, sentID: sentID)
-                        complete(ticket, with: result)
+                        complete(ticket, with: result, now: now)
                     }
                     perform(actions)
                 }
