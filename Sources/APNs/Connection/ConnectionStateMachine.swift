@@ -2,11 +2,11 @@ import APNsCore
 
 /// The life of one APNs connection as pure state: events in, actions out, no I/O and no clock.
 ///
-/// Requests are tickets with deadlines: small numbers the owner reuses (its table's rows), so that the machine
-/// keeps what it knows of each in a flat array indexed by ticket rather than in hash tables. The machine decides when to connect, how many streams
-/// to open (the server's `SETTINGS_MAX_CONCURRENT_STREAMS`, starting at one as APNs does), what to
-/// resend after a GOAWAY, a refused stream or a dropped connection (at-least-once, same `apns-id`),
-/// when a request has waited too long, when to ping and how long to back off before reconnecting.
+/// Requests are tickets with deadlines: small numbers the owner reuses (the rows of its table), so that the machine
+/// keeps what it knows of each in a flat array indexed by ticket rather than in hash tables. The machine decides
+/// when to connect, how many streams to open (the server's `SETTINGS_MAX_CONCURRENT_STREAMS`, starting at one as
+/// APNs does), what to resend after a GOAWAY, a refused stream or a dropped connection (at-least-once, same
+/// `apns-id`), when a request has waited too long, when to ping and how long to back off before reconnecting.
 struct ConnectionStateMachine: Sendable {
     typealias Ticket = UInt64
     typealias Instant = ContinuousClock.Instant
@@ -63,8 +63,6 @@ struct ConnectionStateMachine: Sendable {
         var pingSentAt: Instant?
     }
 
-    let configuration: Configuration
-    private var state: State = .idle
     /// What the machine knows of one ticket, at that ticket's index in ``tickets``.
     private struct TicketState: Sendable, Equatable {
         /// Set from enqueueing until the ticket is answered, failed or expired.
@@ -73,6 +71,8 @@ struct ConnectionStateMachine: Sendable {
         var openingOrder: UInt64?
     }
 
+    let configuration: Configuration
+    private var state: State = .idle
     private var pending = TicketQueue()
     private var tickets: [TicketState] = []
     private var openingCount = 0
