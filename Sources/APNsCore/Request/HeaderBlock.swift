@@ -12,8 +12,21 @@ package struct HeaderBlock: Sendable {
         package var valueStart: Int { nameStart + nameLength }
     }
 
+    /// What decides the fields that consecutive pushes of one app share, so that they are written once.
+    struct SharedKey: Equatable {
+        let authority: String
+        let authorization: String
+        let topic: String
+        let pushType: PushType
+        let priority: PushPriority
+    }
+
     package private(set) var bytes: [UInt8] = []
     package private(set) var fields: [Field] = []
+    /// The shared fields at the start of ``bytes``, kept from request to request while their key stays the same.
+    private var sharedKey: SharedKey?
+    private var sharedFields: [Field] = []
+    private var sharedByteCount = 0
 
     package init() {}
 
@@ -21,6 +34,29 @@ package struct HeaderBlock: Sendable {
     package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
+        sharedKey = nil
+    }
+
+    /// Empties the block but for the shared fields of `key`, which `writeShared` writes when `key` differs from the
+    /// last request's. The shared fields take their place among the others through ``appendSharedFields(_:)``.
+    mutating func removeAll(keepingFieldsSharedBy key: SharedKey, writeShared: (inout HeaderBlock) -> Void) {
+        if key == sharedKey {
+            bytes.removeLast(bytes.count - sharedByteCount)
+            fields.removeAll(keepingCapacity: true)
+            return
+        }
+        removeAll()
+        writeShared(&self)
+        swap(&sharedFields, &fields)
+        fields.removeAll(keepingCapacity: true)
+        sharedByteCount = bytes.count
+        sharedKey = key
+    }
+
+    /// Appends the shared fields at `positions` in the order ``removeAll(keepingFieldsSharedBy:writeShared:)`` wrote
+    /// them.
+    mutating func appendSharedFields(_ positions: Range<Int>) {
+        fields.append(contentsOf: sharedFields[positions])
     }
 
     mutating func append(_ name: StaticString, _ value: StaticString) {

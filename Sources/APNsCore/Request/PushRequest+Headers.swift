@@ -4,31 +4,40 @@ extension PushRequest {
     /// any HPACK table along the way. `apns-id` is unique per request: indexing it would only push the
     /// repeated headers (topic, push type, priority) out of the 4 KiB dynamic table on both sides.
     package func writeHeaders(into block: inout HeaderBlock, authority: String, authorization: String) {
-        block.removeAll()
         switch destination {
         case .device(let token):
             writeDeviceHeaders(token, into: &block, authority: authority, authorization: authorization)
         case .channel(let channel):
+            block.removeAll()
             writeBroadcastHeaders(channel, into: &block, authority: authority, authorization: authorization)
         case .channels(let operation):
+            block.removeAll()
             writeChannelHeaders(operation, into: &block, authority: authority, authorization: authorization)
         }
     }
 
+    /// Consecutive pushes of one app share everything but `:path`, `apns-id` and the trailing fields: those shared
+    /// fields are written once and kept in the block while they stay the same.
     private func writeDeviceHeaders(
         _ token: DeviceToken, into block: inout HeaderBlock, authority: String, authorization: String
     ) {
-        block.append(":method", "POST")
-        block.append(":scheme", "https")
-        block.append(":authority", authority)
+        let shared = HeaderBlock.SharedKey(
+            authority: authority, authorization: authorization, topic: topic, pushType: pushType, priority: priority)
+        block.removeAll(keepingFieldsSharedBy: shared) { block in
+            block.append(":method", "POST")
+            block.append(":scheme", "https")
+            block.append(":authority", authority)
+            block.append("authorization", authorization, neverIndexed: true)
+            block.append("apns-push-type", pushType.headerValue)
+            block.append("apns-topic", topic)
+            block.append("apns-priority", priority.rawValue)
+        }
+        block.appendSharedFields(0..<3)
         block.append(":path", neverIndexed: true) {
             $0.appendASCII("/3/device/")
             $0.appendUTF8(token.hex)
         }
-        block.append("authorization", authorization, neverIndexed: true)
-        block.append("apns-push-type", pushType.headerValue)
-        block.append("apns-topic", topic)
-        block.append("apns-priority", priority.rawValue)
+        block.appendSharedFields(3..<7)
         block.append("apns-id", neverIndexed: true) { $0.appendAPNsID(apnsID) }
         block.append("content-length", payload.count)
         if let expiration { block.append("apns-expiration", expiration.headerValue) }
