@@ -227,9 +227,8 @@ final class HTTP2Session {
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
-        // Error bodies are tiny JSON objects; cap what a misbehaving server can make us hold.
-        guard let row = row(of: streamID), streams[row].responseBody.count + data.count <= 64 * 1024 else { return }
-        streams[row].responseBody.append(contentsOf: data)
+        guard let row = row(of: streamID) else { return }
+        streams.appendResponseBody(data, to: row)
     }
 
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
@@ -251,14 +250,8 @@ final class HTTP2Session {
 
     /// Copies the next piece of the request body of stream `row` into nghttp2's buffer; sets EOF after the last byte.
     fileprivate func readBody(row: Int, into buffer: UnsafeMutableRawBufferPointer, flags: inout UInt32) -> Int {
-        let offset = streams[row].bodyOffset
-        let body = streams[row].requestBody
-        let count = min(buffer.count, body.count - offset)
-        body.withUnsafeBytes { body in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[offset..<offset + count]))
-        }
-        streams[row].bodyOffset = offset + count
-        if offset + count == body.count { flags |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        let (count, isLast) = streams.readRequestBody(of: row, into: buffer)
+        if isLast { flags |= NGHTTP2_DATA_FLAG_EOF.rawValue }
         return count
     }
 }

@@ -37,11 +37,32 @@ struct StreamTable {
         return released
     }
 
+    // What the callbacks do for every stream goes through the methods below, which reach into `rows[row]` in place:
+    // reading a whole row through a subscript copies it, retaining everything it holds.
+
     subscript(row: Int) -> Row {
-        // Borrowed and modified in place: a copy of a row would retain everything it holds, and appending to a
-        // copied response body would copy the body.
         _read { yield rows[row] }
         _modify { yield &rows[row] }
+    }
+
+    /// Copies the next piece of `row`'s request body into `buffer`.
+    /// - Returns: How many bytes were copied, and whether they were the last.
+    mutating func readRequestBody(of row: Int, into buffer: UnsafeMutableRawBufferPointer) -> (
+        count: Int, isLast: Bool
+    ) {
+        let offset = rows[row].bodyOffset
+        let count = min(buffer.count, rows[row].requestBody.count - offset)
+        rows[row].requestBody.withUnsafeBytes { body in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[offset..<offset + count]))
+        }
+        rows[row].bodyOffset = offset + count
+        return (count, offset + count == rows[row].requestBody.count)
+    }
+
+    mutating func appendResponseBody(_ data: UnsafeBufferPointer<UInt8>, to row: Int) {
+        // Error bodies are tiny JSON objects; cap what a misbehaving server can make us hold.
+        guard rows[row].responseBody.count + data.count <= 64 * 1024 else { return }
+        rows[row].responseBody.append(contentsOf: data)
     }
 
     /// nghttp2's stream user data for `row`: its number plus one, so that no row is a null pointer.
