@@ -21,31 +21,22 @@ extension APNsConnection {
             var written = 0
         }
 
-        /// A caller waiting for its answer; a class so dictionary reads copy one reference, not the request.
-        private final class Waiting {
-            let submission: Submission
-            let takenAt: ContinuousClock.Instant
-            var token: ProviderToken?
-
-            init(submission: Submission, takenAt: ContinuousClock.Instant) {
-                self.submission = submission
-                self.takenAt = takenAt
-            }
-        }
-
         private let configuration: APNsClientConfiguration
+        /// The `:authority` of every request, built once.
+        private let authority: String
         private let tlsContext: TLSContext
         private let tokens: ProviderTokenSource
         private let logger: Logger
         private let wakeDescriptor: Int32
-        private var machine: ConnectionStateMachine
-        private var waiting: [Ticket: Waiting] = [:]
+        // The state touched for every push is exempt from runtime exclusivity checks, which showed in the profile:
+        // only this loop's thread reaches it, and no access to it outlives the statement that makes it.
+        @exclusivity(unchecked) private var machine: ConnectionStateMachine
+        /// Every request taken from the inbox and not yet answered; its rows are the machine's tickets.
+        @exclusivity(unchecked) private var waiting = WaitingTable()
         /// Batch answers of this turn, one chunk per batch, handed over together by ``deliverAnswers()``.
-        private var answers: [(sink: PushAnswerSink, chunk: [PushAnswer])] = []
-        /// While a read's events are handled, the streams their answers free are opened together afterwards: one
-        /// token read and one header-block pass instead of one per answer.
-        private var deferringOpens = false
-        private var deferredOpens: [Ticket] = []
+        @exclusivity(unchecked) private var answers: [(sink: PushAnswerSink, chunk: [PushAnswer])] = []
+        /// Reused by every request, so that writing its headers allocates nothing once warm.
+        @exclusivity(unchecked) private var headerBlock = HeaderBlock()
         private var link: Link?
         private weak var owner: APNsConnection?
         /// How often deadlines are checked while requests are open; an idle connection checks once a second.
@@ -57,6 +48,7 @@ extension APNsConnection {
             logger: Logger, wakeDescriptor: Int32
         ) {
             self.configuration = configuration
+            authority = configuration.endpoint.authority
             self.tlsContext = tlsContext
             self.tokens = tokens
             self.logger = logger
@@ -75,13 +67,13 @@ extension APNsConnection {
                 let (submissions, cancellations, stopping) = connection.takeInbox()
                 var now = ContinuousClock.now
                 if !submissions.isEmpty {
-                    for submission in submissions {
-                        waiting[submission.ticket] = Waiting(submission: submission, takenAt: now)
-                    }
-                    perform(machine.enqueue(submissions.map(\.ticket), deadline: now + configuration.requestTimeout))
+                    let tickets = submissions.map { waiting.insert($0, takenAt: now) }
+                    perform(machine.enqueue(tickets, deadline: now + configuration.requestTimeout))
                     nextTick = min(nextTick, now + Self.busyTickInterval)
                 }
-                for ticket in cancellations { perform(machine.cancel(ticket)) }
+                if !cancellations.isEmpty {
+                    for ticket in waiting.tickets(submittedAs: Set(cancellations)) { perform(machine.cancel(ticket)) }
+                }
                 if stopping {
                     perform(machine.shutdown())
                     deliverAnswers()
@@ -108,8 +100,7 @@ extension APNsConnection {
             for action in actions {
                 switch action {
                 case .connect: connect()
-                case .openStreams(let tickets):
-                    if deferringOpens { deferredOpens += tickets } else { open(tickets) }
+                case .openStreams(let tickets): open(tickets)
                 case .resetStreams(let ids): for id in ids { link?.session.resetStream(id) }
                 case .fail(let tickets, let failure):
                     for ticket in tickets { complete(ticket, with: .failed(failure)) }
@@ -142,7 +133,7 @@ extension APNsConnection {
             }
         }
 
-        private func open(_ tickets: [Ticket]) {
+        private func open(_ tickets: [ConnectionStateMachine.Ticket]) {
             guard let session = link?.session else {
                 for ticket in tickets { machine.streamOpenFailed(ticket) }
                 return
@@ -155,15 +146,12 @@ extension APNsConnection {
                 return
             }
             for ticket in tickets {
-                // A deferred ticket may have been queued again meanwhile (connection lost, GOAWAY): the machine
-                // hands it out anew then, and opening it now as well would send it twice.
-                guard machine.isOpening(ticket), let entry = waiting[ticket] else { continue }
-                let request = entry.submission.request
+                // Opening an earlier ticket may have failed this one meanwhile (a lost connection answers everyone).
+                guard machine.isOpening(ticket), let request = waiting.request(of: ticket) else { continue }
                 do {
-                    let fields = request.headerFields(
-                        authority: configuration.endpoint.authority, authorization: token.authorization)
-                    let streamID = try session.submitRequest(fields, body: request.payload)
-                    entry.token = token
+                    request.writeHeaders(into: &headerBlock, authority: authority, authorization: token.authorization)
+                    let streamID = try session.submitRequest(headerBlock, body: request.payload)
+                    waiting.setToken(token, of: ticket)
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
                     perform(machine.fail([ticket], as: .protocolError(error.description)))
@@ -171,8 +159,11 @@ extension APNsConnection {
             }
         }
 
-        private func complete(_ ticket: Ticket, with result: PushResult) {
-            guard let entry = waiting.removeValue(forKey: ticket) else { return }
+        /// Answers `ticket`'s caller; `now` (when the answer arrived) gives a batch answer its latency.
+        private func complete(
+            _ ticket: ConnectionStateMachine.Ticket, with result: PushResult, now: ContinuousClock.Instant = .now
+        ) {
+            guard let entry = waiting.remove(ticket) else { return }
             owner?.outstanding.subtract(1, ordering: .relaxed)
             if case .rejected(let rejection) = result, let token = entry.token {
                 switch rejection.reason {
@@ -185,7 +176,7 @@ extension APNsConnection {
             case .caller(let continuation):
                 continuation.resume(returning: result)
             case .batch(let sink, let index):
-                let answer = PushAnswer(index: index, result: result, latency: .now - entry.takenAt)
+                let answer = PushAnswer(index: index, result: result, latency: waiting.waited(entry, now: now))
                 // A turn's answers belong to a few batches at most: a linear search beats hashing here.
                 if let position = answers.firstIndex(where: { $0.sink === sink }) {
                     answers[position].chunk.append(answer)
@@ -304,14 +295,12 @@ extension APNsConnection {
         /// is closed midway: stream ids of an old connection mean nothing to its successor.
         private func handle(_ events: [HTTP2Session.Event], from source: TLSClientConnection) {
             let now = ContinuousClock.now
-            deferringOpens = true
+            // The streams that the read's answers free are opened together afterwards: one token read and one
+            // action instead of one per answer.
+            machine.holdsOpens = true
             defer {
-                deferringOpens = false
-                if !deferredOpens.isEmpty {
-                    let tickets = deferredOpens
-                    deferredOpens.removeAll(keepingCapacity: true)
-                    open(tickets)
-                }
+                machine.holdsOpens = false
+                perform(machine.openAvailableStreams())
             }
             for event in events {
                 guard link?.tls === source else { return }
@@ -338,12 +327,11 @@ extension APNsConnection {
                         outcome = .reset
                     }
                     let (ticket, actions) = machine.streamClosed(streamID, outcome: outcome, now: now)
-                    if let ticket, let response, let entry = waiting[ticket] {
+                    if let ticket, let response, let sentID = waiting.sentID(of: ticket) {
                         let result = PushResult.parse(
                             status: response.status, apnsIDHeader: response.apnsID, uniqueID: response.uniqueID,
-                            channelID: response.channelID, body: response.body,
-                            sentID: entry.submission.request.apnsID)
-                        complete(ticket, with: result)
+                            channelID: response.channelID, body: response.body, sentID: sentID)
+                        complete(ticket, with: result, now: now)
                     }
                     perform(actions)
                 }

@@ -15,7 +15,8 @@ import Synchronization
 /// the TLS connection, the nghttp2 session and the ``ConnectionStateMachine``, and carries out the
 /// machine's actions. Start with ``start()``; stop with ``stop()``.
 final class APNsConnection: Sendable {
-    typealias Ticket = ConnectionStateMachine.Ticket
+    /// The pool's number for a submission, by which its caller cancels it.
+    typealias Ticket = UInt64
 
     struct Submission: Sendable {
         let ticket: Ticket
@@ -141,7 +142,12 @@ final class APNsConnection: Sendable {
         outstanding.add(submissions.count, ordering: .relaxed)
         let (accepted, mustWake) = inbox.withLock { inbox -> (Bool, Bool) in
             guard !inbox.stopping else { return (false, false) }
-            inbox.submissions.append(contentsOf: submissions)
+            // Under load the thread has taken the last batch already: hand this one over whole, without copying.
+            if inbox.submissions.isEmpty {
+                inbox.submissions = submissions
+            } else {
+                inbox.submissions.append(contentsOf: submissions)
+            }
             // Under load the thread is busy and picks new work up on its next turn: wake it only when asleep.
             let mustWake = inbox.sleeping
             inbox.sleeping = false
@@ -178,9 +184,11 @@ final class APNsConnection: Sendable {
 
     func takeInbox() -> (submissions: [Submission], cancellations: [Ticket], stopping: Bool) {
         inbox.withLock { inbox in
+            // Emptied rather than cleared in place: the arrays handed out share their storage, so keeping its
+            // capacity would allocate a new buffer each time.
             defer {
-                inbox.submissions.removeAll(keepingCapacity: true)
-                inbox.cancellations.removeAll()
+                inbox.submissions = []
+                inbox.cancellations = []
             }
             return (inbox.submissions, inbox.cancellations, inbox.stopping)
         }

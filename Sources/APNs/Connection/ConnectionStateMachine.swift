@@ -2,10 +2,11 @@ import APNsCore
 
 /// The life of one APNs connection as pure state: events in, actions out, no I/O and no clock.
 ///
-/// Requests are opaque tickets with deadlines. The machine decides when to connect, how many streams
-/// to open (the server's `SETTINGS_MAX_CONCURRENT_STREAMS`, starting at one as APNs does), what to
-/// resend after a GOAWAY, a refused stream or a dropped connection (at-least-once, same `apns-id`),
-/// when a request has waited too long, when to ping and how long to back off before reconnecting.
+/// Requests are tickets with deadlines: small numbers the owner reuses (the rows of its table), so that the machine
+/// keeps what it knows of each in a flat array indexed by ticket rather than in hash tables. The machine decides
+/// when to connect, how many streams to open (the server's `SETTINGS_MAX_CONCURRENT_STREAMS`, starting at one as
+/// APNs does), what to resend after a GOAWAY, a refused stream or a dropped connection (at-least-once, same
+/// `apns-id`), when a request has waited too long, when to ping and how long to back off before reconnecting.
 struct ConnectionStateMachine: Sendable {
     typealias Ticket = UInt64
     typealias Instant = ContinuousClock.Instant
@@ -59,18 +60,28 @@ struct ConnectionStateMachine: Sendable {
     private struct Connected: Sendable, Equatable {
         var streamLimit: Int
         var goingAway = false
-        var lastActivity: Instant
         var pingSentAt: Instant?
+    }
+
+    /// What the machine knows of one ticket, at that ticket's index in ``tickets``.
+    private struct TicketState: Sendable, Equatable {
+        /// Set from enqueueing until the ticket is answered, failed or expired.
+        var deadline: Instant?
+        /// When handed out in `openStreams` and not yet given a stream id: the order it was handed out in.
+        var openingOrder: UInt64?
     }
 
     let configuration: Configuration
     private var state: State = .idle
     private var pending = TicketQueue()
-    private var deadlines: [Ticket: Instant] = [:]
-    /// Tickets handed out in `openStreams` and not yet given a stream id.
-    private var opening: Set<Ticket> = []
+    private var tickets: [TicketState] = []
+    private var openingCount = 0
+    private var openingsHandedOut: UInt64 = 0
     private var streams: [Int32: Ticket] = [:]
     private var consecutiveFailures = 0
+    /// When the current connection last showed life. Kept outside ``State``: it changes with every answer, and
+    /// rewriting an enum payload that holds resilient `Instant`s goes through runtime witnesses.
+    private var lastActivity: Instant?
     /// No deadline falls before this instant, so `tick` can skip scanning until then.
     private var nextDeadlineScan: Instant?
 
@@ -79,8 +90,11 @@ struct ConnectionStateMachine: Sendable {
     }
 
     var pendingCount: Int { pending.count }
-    var inFlightCount: Int { streams.count + opening.count }
+    var inFlightCount: Int { streams.count + openingCount }
     var isShutDown: Bool { state == .shutDown }
+    /// While true, room freed by closing streams is not handed out: the owner calls ``openAvailableStreams()``
+    /// once it has handled a whole read, opening that read's worth of streams in one action.
+    var holdsOpens = false
 
     // MARK: Requests
 
@@ -93,7 +107,7 @@ struct ConnectionStateMachine: Sendable {
         guard !tickets.isEmpty else { return [] }
         guard state != .shutDown else { return [.fail(tickets, .shutDown)] }
         for ticket in tickets {
-            deadlines[ticket] = deadline
+            self[ticket].deadline = deadline
             pending.append(ticket)
         }
         if nextDeadlineScan.map({ deadline < $0 }) ?? true { nextDeadlineScan = deadline }
@@ -109,18 +123,21 @@ struct ConnectionStateMachine: Sendable {
     }
 
     /// Whether `ticket` was handed out by ``Action/openStreams(_:)`` and is not open, answered or queued again yet.
-    func isOpening(_ ticket: Ticket) -> Bool { opening.contains(ticket) }
+    func isOpening(_ ticket: Ticket) -> Bool { Int(ticket) < tickets.count && self[ticket].openingOrder != nil }
 
     mutating func streamOpened(_ ticket: Ticket, streamID: Int32) {
-        guard opening.remove(ticket) != nil else { return }
+        guard stopOpening(ticket) else { return }
         streams[streamID] = ticket
     }
 
     /// The HTTP/2 layer could not submit the ticket (for example after a GOAWAY it had not yet told us of).
     mutating func streamOpenFailed(_ ticket: Ticket) {
-        guard opening.remove(ticket) != nil else { return }
+        guard stopOpening(ticket) else { return }
         pending.prepend([ticket])
     }
+
+    /// Opens as many queued tickets as the server allows; for the owner to call after ``holdsOpens``.
+    mutating func openAvailableStreams() -> [Action] { openAvailable() }
 
     /// - Returns: The ticket whose caller gets the response (for ``StreamOutcome/responded(accepted:)``), and actions.
     mutating func streamClosed(_ streamID: Int32, outcome: StreamOutcome, now: Instant) -> (
@@ -130,7 +147,7 @@ struct ConnectionStateMachine: Sendable {
         markActivity(now)
         switch outcome {
         case .responded(let accepted):
-            deadlines[ticket] = nil
+            self[ticket].deadline = nil
             if accepted { consecutiveFailures = 0 }
             return (ticket, openAvailable() + drainIfGoingAway())
         case .refused, .reset:
@@ -153,7 +170,8 @@ struct ConnectionStateMachine: Sendable {
 
     mutating func connectSucceeded(now: Instant) -> [Action] {
         guard state == .connecting else { return [.closeConnection] }
-        state = .connected(Connected(streamLimit: configuration.initialStreamLimit, lastActivity: now))
+        state = .connected(Connected(streamLimit: configuration.initialStreamLimit))
+        lastActivity = now
         return openAvailable()
     }
 
@@ -162,7 +180,7 @@ struct ConnectionStateMachine: Sendable {
         guard state == .connecting else { return [] }
         let waiting = pending.all
         pending = TicketQueue()
-        for ticket in waiting { deadlines[ticket] = nil }
+        for ticket in waiting { self[ticket].deadline = nil }
         consecutiveFailures += 1
         state = .waitingToReconnect(until: now + backoff())
         return waiting.isEmpty ? [] : [.fail(waiting, failure)]
@@ -180,8 +198,8 @@ struct ConnectionStateMachine: Sendable {
     mutating func goAwayReceived(lastStreamID: Int32, now: Instant) -> [Action] {
         guard case .connected(var connected) = state else { return [] }
         connected.goingAway = true
-        connected.lastActivity = now
         state = .connected(connected)
+        lastActivity = now
         let unprocessed = streams.keys.filter { $0 > lastStreamID }.sorted()
         pending.prepend(unprocessed.compactMap { streams.removeValue(forKey: $0) })
         return drainIfGoingAway()
@@ -193,9 +211,8 @@ struct ConnectionStateMachine: Sendable {
         case .connected, .connecting: break
         case .idle, .waitingToReconnect, .shutDown: return []
         }
-        let inFlight = streams.sorted { $0.key < $1.key }.map(\.value) + opening.sorted()
+        let inFlight = streams.sorted { $0.key < $1.key }.map(\.value) + takeOpening()
         streams = [:]
-        opening = []
         pending.prepend(inFlight)
         consecutiveFailures += 1
         return reconnectOrIdle(now: now)
@@ -204,8 +221,8 @@ struct ConnectionStateMachine: Sendable {
     mutating func pingAcknowledged(now: Instant) {
         guard case .connected(var connected) = state else { return }
         connected.pingSentAt = nil
-        connected.lastActivity = now
         state = .connected(connected)
+        lastActivity = now
     }
 
     /// Bytes arrived from the server.
@@ -218,9 +235,9 @@ struct ConnectionStateMachine: Sendable {
     mutating func tick(now: Instant) -> [Action] {
         var actions: [Action] = []
         if let scan = nextDeadlineScan, scan <= now {
-            let expired = deadlines.filter { $0.value <= now }.map(\.key).sorted()
+            let expired = tickets.indices.filter { tickets[$0].deadline.map { $0 <= now } ?? false }.map(Ticket.init)
             if !expired.isEmpty { actions += expire(expired, as: .timedOut) }
-            nextDeadlineScan = deadlines.values.min()
+            nextDeadlineScan = tickets.lazy.compactMap(\.deadline).min()
         }
         switch state {
         case .connected(var connected):
@@ -229,7 +246,7 @@ struct ConnectionStateMachine: Sendable {
                     actions.append(.closeConnection)
                     actions += connectionLost(now: now)
                 }
-            } else if now - connected.lastActivity >= configuration.pingInterval {
+            } else if let lastActivity, now - lastActivity >= configuration.pingInterval {
                 connected.pingSentAt = now
                 state = .connected(connected)
                 actions.append(.sendPing)
@@ -249,12 +266,11 @@ struct ConnectionStateMachine: Sendable {
 
     /// Fails every request and closes the connection.
     mutating func shutdown() -> [Action] {
-        let everyone = (streams.sorted { $0.key < $1.key }.map(\.value) + opening.sorted() + pending.all)
+        let everyone = (streams.sorted { $0.key < $1.key }.map(\.value) + takeOpening() + pending.all)
         let wasConnected = if case .connected = state { true } else { false }
         streams = [:]
-        opening = []
         pending = TicketQueue()
-        deadlines = [:]
+        tickets = []
         state = .shutDown
         var actions: [Action] = everyone.isEmpty ? [] : [.fail(everyone, .shutDown)]
         if wasConnected { actions.append(.closeConnection) }
@@ -264,12 +280,17 @@ struct ConnectionStateMachine: Sendable {
     // MARK: Helpers
 
     private mutating func expire(_ tickets: [Ticket], as failure: TransportFailure) -> [Action] {
-        let wanted = Set(tickets.filter { deadlines[$0] != nil || opening.contains($0) })
+        let wanted = Set(
+            tickets.filter {
+                Int($0) < self.tickets.count && (self[$0].deadline != nil || self[$0].openingOrder != nil)
+            })
         guard !wanted.isEmpty else { return [] }
-        for ticket in wanted { deadlines[ticket] = nil }
+        for ticket in wanted {
+            self[ticket].deadline = nil
+            _ = stopOpening(ticket)
+        }
         let streamIDs = streams.filter { wanted.contains($0.value) }.map(\.key).sorted()
         for id in streamIDs { streams[id] = nil }
-        opening.subtract(wanted)
         _ = pending.removeAll { wanted.contains($0) }
         var actions: [Action] = []
         if !streamIDs.isEmpty { actions.append(.resetStreams(streamIDs)) }
@@ -279,19 +300,22 @@ struct ConnectionStateMachine: Sendable {
 
     private mutating func openAvailable() -> [Action] {
         guard case .connected(let connected) = state, !connected.goingAway else { return [] }
-        var room = connected.streamLimit - streams.count - opening.count
-        var tickets: [Ticket] = []
+        guard !holdsOpens else { return [] }
+        var room = connected.streamLimit - streams.count - openingCount
+        var opened: [Ticket] = []
         while room > 0, let ticket = pending.popFirst() {
-            tickets.append(ticket)
-            opening.insert(ticket)
+            opened.append(ticket)
+            self[ticket].openingOrder = openingsHandedOut
+            openingsHandedOut += 1
+            openingCount += 1
             room -= 1
         }
-        return tickets.isEmpty ? [] : [.openStreams(tickets)]
+        return opened.isEmpty ? [] : [.openStreams(opened)]
     }
 
     /// After a GOAWAY, once the last processed stream is answered: close, and reconnect for any resends.
     private mutating func drainIfGoingAway() -> [Action] {
-        guard case .connected(let connected) = state, connected.goingAway, streams.isEmpty, opening.isEmpty
+        guard case .connected(let connected) = state, connected.goingAway, streams.isEmpty, openingCount == 0
         else { return [] }
         state = pending.isEmpty ? .idle : .connecting
         return pending.isEmpty ? [.closeConnection] : [.closeConnection, .connect]
@@ -316,9 +340,38 @@ struct ConnectionStateMachine: Sendable {
         return min(configuration.backoffBase * (1 << exponent), configuration.backoffLimit)
     }
 
+    /// The state of `ticket`, grown on first use.
+    private subscript(ticket: Ticket) -> TicketState {
+        get { tickets[Int(ticket)] }
+        _modify {
+            let index = Int(ticket)
+            if index >= tickets.count {
+                tickets.append(contentsOf: repeatElement(TicketState(), count: index + 1 - tickets.count))
+            }
+            yield &tickets[index]
+        }
+    }
+
+    /// Ends `ticket`'s opening; false when it was not opening.
+    private mutating func stopOpening(_ ticket: Ticket) -> Bool {
+        guard isOpening(ticket) else { return false }
+        self[ticket].openingOrder = nil
+        openingCount -= 1
+        return true
+    }
+
+    /// Every ticket being opened, in the order handed out, which stops being opened.
+    private mutating func takeOpening() -> [Ticket] {
+        guard openingCount > 0 else { return [] }
+        let opening = tickets.indices.filter { tickets[$0].openingOrder != nil }
+            .sorted { tickets[$0].openingOrder! < tickets[$1].openingOrder! }.map(Ticket.init)
+        for ticket in opening { self[ticket].openingOrder = nil }
+        openingCount = 0
+        return opening
+    }
+
     private mutating func markActivity(_ now: Instant) {
-        guard case .connected(var connected) = state else { return }
-        connected.lastActivity = now
-        state = .connected(connected)
+        guard case .connected = state else { return }
+        lastActivity = now
     }
 }

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// nghttp2 sessions are single-threaded: one ``APNsConnection`` thread owns this object. Callbacks
 /// reach it through `user_data` as an unretained reference, sound because the session never outlives
-/// this object. Callbacks only record ``Event``s; the owner handles them after each call returns.
+/// this object, and reach a stream's state through the row of ``StreamTable`` that nghttp2 keeps as the
+/// stream's user data. Callbacks only record ``Event``s; the owner handles them after each call returns.
 final class HTTP2Session {
     /// Something the server said, in arrival order.
     enum Event: Equatable {
@@ -32,22 +33,6 @@ final class HTTP2Session {
         var body: [UInt8]
     }
 
-    /// One open request: the body still to send and the response so far. A class, so that nghttp2 can hold it
-    /// as the stream's user data and every callback reaches it without a dictionary lookup.
-    fileprivate final class Stream {
-        let requestBody: Data
-        var bodyOffset = 0
-        var status: Int?
-        var apnsID: String?
-        var uniqueID: String?
-        var channelID: String?
-        var responseBody: [UInt8] = []
-        /// The server's END_STREAM arrived: the response is whole.
-        var responseComplete = false
-
-        init(requestBody: Data) { self.requestBody = requestBody }
-    }
-
     struct Failure: Error, CustomStringConvertible {
         let function: String
         let code: Int
@@ -56,11 +41,11 @@ final class HTTP2Session {
     }
 
     private var session: OpaquePointer?
-    /// Keeps every open stream's state alive; nghttp2 holds each one unretained as that stream's user data.
-    private var streams: [Int32: Stream] = [:]
-    private(set) var events: [Event] = []
-    /// Reused by every request so that building its header block allocates nothing once warm.
-    private var headerBytes: [UInt8] = []
+    // Exempt from runtime exclusivity checks, which showed in the profile: only the owning thread reaches them,
+    // and no access outlives the statement that makes it.
+    @exclusivity(unchecked) private var streams = StreamTable()
+    @exclusivity(unchecked) private(set) var events: [Event] = []
+    /// Reused by every request so that pointing nghttp2 at a header block allocates nothing once warm.
     private var headerVector: [nghttp2_nv] = []
 
     /// Creates the session and queues the client preface with SETTINGS (no server push, a large window).
@@ -100,53 +85,38 @@ final class HTTP2Session {
 
     deinit { nghttp2_session_del(session) }
 
-    /// Submits a request with `fields` and `body` (none: the headers end the stream); returns its stream id.
+    /// Submits a request with the header fields of `block` and `body` (none: the headers end the stream); returns
+    /// its stream id.
     /// - Throws: ``Failure`` when nghttp2 refuses (for example after GOAWAY).
-    func submitRequest(_ fields: [HeaderField], body: Data) throws(Failure) -> Int32 {
-        // Taken out of `self` while in use, so that filling them neither copies nor meets an exclusivity check.
-        var bytes = headerBytes
+    func submitRequest(_ block: HeaderBlock, body: Data) throws(Failure) -> Int32 {
+        // Taken out of `self` while in use, so that filling it neither copies nor meets an exclusivity check.
         var vector = headerVector
-        headerBytes = []
         headerVector = []
-        defer {
-            headerBytes = bytes
-            headerVector = vector
-        }
-        bytes.removeAll(keepingCapacity: true)
+        defer { headerVector = vector }
         vector.removeAll(keepingCapacity: true)
-        for field in fields {
-            Self.appendUTF8(field.name, to: &bytes)
-            Self.appendUTF8(field.value, to: &bytes)
-        }
-        let stream = Stream(requestBody: body)
-        let streamData = Unmanaged.passUnretained(stream).toOpaque()
-        let streamID = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var offset = 0
-            for field in fields {
-                let nameLength = field.name.utf8.count
-                let valueLength = field.value.utf8.count
+        let row = streams.claim(requestBody: body)
+        let streamData = StreamTable.userData(for: row)
+        let streamID = block.bytes.withUnsafeBufferPointer { bytes -> Int32 in
+            // nghttp2 reads names and values as mutable pointers but never writes through them.
+            let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
+            for field in block.fields {
                 let flags = field.neverIndexed ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue
                 vector.append(
                     nghttp2_nv(
-                        name: buffer.baseAddress! + offset, value: buffer.baseAddress! + offset + nameLength,
-                        namelen: nameLength, valuelen: valueLength, flags: UInt8(flags)))
-                offset += nameLength + valueLength
+                        name: base + field.nameStart, value: base + field.valueStart, namelen: field.nameLength,
+                        valuelen: field.valueLength, flags: UInt8(flags)))
             }
-            // nghttp2 copies the header names and values during the call, so the buffer may be reused afterwards.
+            // nghttp2 copies the header names and values during the call, so the block may be reused afterwards.
             if body.isEmpty { return nghttp2_submit_request(session, nil, vector, vector.count, nil, streamData) }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: streamData), read_callback: readBodyCallback)
             return nghttp2_submit_request(session, nil, vector, vector.count, &provider, streamData)
         }
-        guard streamID > 0 else { throw Failure(function: "nghttp2_submit_request", code: Int(streamID)) }
-        streams[streamID] = stream
+        guard streamID > 0 else {
+            _ = streams.release(row)
+            throw Failure(function: "nghttp2_submit_request", code: Int(streamID))
+        }
         return streamID
-    }
-
-    /// Appends a string's bytes as one copy of its contiguous storage, not byte by byte through its UTF-8 view.
-    private static func appendUTF8(_ string: String, to bytes: inout [UInt8]) {
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// Cancels a stream whose caller already has an answer.
@@ -215,30 +185,28 @@ final class HTTP2Session {
         case NGHTTP2_HEADERS.rawValue,
             NGHTTP2_DATA.rawValue
         where header.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0:
-            stream(header.stream_id)?.responseComplete = true
+            if let row = row(of: header.stream_id) { streams[row].responseComplete = true }
         default:
             break
         }
     }
 
     fileprivate func header(streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        guard let stream = stream(streamID) else { return }
+        guard let row = row(of: streamID) else { return }
         if Self.matches(name, ":status") {
-            stream.status = Self.parseStatus(value)
+            streams[row].status = Self.parseStatus(value)
         } else if Self.matches(name, "apns-id") || Self.matches(name, "apns-request-id") {
-            stream.apnsID = String(decoding: value, as: UTF8.self)
+            streams[row].apnsID = String(decoding: value, as: UTF8.self)
         } else if Self.matches(name, "apns-unique-id") {
-            stream.uniqueID = String(decoding: value, as: UTF8.self)
+            streams[row].uniqueID = String(decoding: value, as: UTF8.self)
         } else if Self.matches(name, "apns-channel-id") {
-            stream.channelID = String(decoding: value, as: UTF8.self)
+            streams[row].channelID = String(decoding: value, as: UTF8.self)
         }
     }
 
-    /// The state of an open stream this session submitted, from nghttp2's own table.
-    private func stream(_ streamID: Int32) -> Stream? {
-        nghttp2_session_get_stream_user_data(session, streamID).map {
-            Unmanaged<Stream>.fromOpaque($0).takeUnretainedValue()
-        }
+    /// The row of an open stream this session submitted, from nghttp2's own table.
+    private func row(of streamID: Int32) -> Int? {
+        StreamTable.row(from: nghttp2_session_get_stream_user_data(session, streamID))
     }
 
     /// Whether a header name (nghttp2 hands them over lowercased) is `literal`, compared as bytes.
@@ -259,13 +227,13 @@ final class HTTP2Session {
     }
 
     fileprivate func dataChunk(streamID: Int32, _ data: UnsafeBufferPointer<UInt8>) {
-        // Error bodies are tiny JSON objects; cap what a misbehaving server can make us hold.
-        guard let stream = stream(streamID), stream.responseBody.count + data.count <= 64 * 1024 else { return }
-        stream.responseBody.append(contentsOf: data)
+        guard let row = row(of: streamID) else { return }
+        streams.appendResponseBody(data, to: row)
     }
 
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
-        guard let stream = streams.removeValue(forKey: streamID) else { return }
+        guard let row = row(of: streamID) else { return }
+        let stream = streams.release(row)
         // A stream reset before END_STREAM has no usable answer, even if a status arrived.
         let response =
             stream.responseComplete
@@ -279,61 +247,66 @@ final class HTTP2Session {
                 streamID: streamID, response: response, errorCode: errorCode,
                 refused: errorCode == NGHTTP2_REFUSED_STREAM.rawValue))
     }
-}
 
-/// Copies the next piece of a request body into nghttp2's buffer; sets EOF after the last byte.
-private func readBody(of stream: HTTP2Session.Stream, into buffer: UnsafeMutableRawBufferPointer, flags: inout UInt32)
-    -> Int
-{
-    let count = min(buffer.count, stream.requestBody.count - stream.bodyOffset)
-    stream.requestBody.withUnsafeBytes { body in
-        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: body[stream.bodyOffset..<stream.bodyOffset + count]))
+    /// Copies the next piece of the request body of stream `row` into nghttp2's buffer; sets EOF after the last byte.
+    fileprivate func readBody(row: Int, into buffer: UnsafeMutableRawBufferPointer, flags: inout UInt32) -> Int {
+        let (count, isLast) = streams.readRequestBody(of: row, into: buffer)
+        if isLast { flags |= NGHTTP2_DATA_FLAG_EOF.rawValue }
+        return count
     }
-    stream.bodyOffset += count
-    if stream.bodyOffset == stream.requestBody.count { flags |= NGHTTP2_DATA_FLAG_EOF.rawValue }
-    return count
 }
 
 // MARK: - C callbacks: recover the session from user_data, never trap on what the server sends.
 
-private func session(from userData: UnsafeMutableRawPointer?) -> HTTP2Session? {
-    userData.map { Unmanaged<HTTP2Session>.fromOpaque($0).takeUnretainedValue() }
+/// Runs `body` with the session behind `userData`, or returns `failure` when there is none. Guaranteed rather than
+/// retained: the session is in the middle of the nghttp2 call that invoked the callback, so it is alive, and a
+/// retain and release per header and per frame would be measurable.
+private func withSession<Result>(
+    _ userData: UnsafeMutableRawPointer?, else failure: Result, _ body: (HTTP2Session) -> Result
+) -> Result {
+    guard let userData else { return failure }
+    return Unmanaged<HTTP2Session>.fromOpaque(userData)._withUnsafeGuaranteedRef(body)
 }
 
 private let onFrameReceived: nghttp2_on_frame_recv_callback = { _, frame, userData in
-    guard let frame, let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
-    owner.frameReceived(frame)
-    return 0
+    guard let frame else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    return withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        owner.frameReceived(frame)
+        return 0
+    }
 }
 
 private let onHeader: nghttp2_on_header_callback = { _, frame, name, nameLength, value, valueLength, _, userData in
-    guard let frame, let name, let value, let owner = session(from: userData) else {
-        return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue
+    guard let frame, let name, let value else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
+    return withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        owner.header(
+            streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
+            value: UnsafeBufferPointer(start: value, count: valueLength))
+        return 0
     }
-    owner.header(
-        streamID: frame.pointee.hd.stream_id, name: UnsafeBufferPointer(start: name, count: nameLength),
-        value: UnsafeBufferPointer(start: value, count: valueLength))
-    return 0
 }
 
 private let onDataChunk: nghttp2_on_data_chunk_recv_callback = { _, _, streamID, data, length, userData in
-    guard let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
-    if let data { owner.dataChunk(streamID: streamID, UnsafeBufferPointer(start: data, count: length)) }
-    return 0
+    withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        if let data { owner.dataChunk(streamID: streamID, UnsafeBufferPointer(start: data, count: length)) }
+        return 0
+    }
 }
 
 private let onStreamClose: nghttp2_on_stream_close_callback = { _, streamID, errorCode, userData in
-    guard let owner = session(from: userData) else { return NGHTTP2_ERR_CALLBACK_FAILURE.rawValue }
-    owner.streamClosed(streamID: streamID, errorCode: errorCode)
-    return 0
+    withSession(userData, else: NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) { owner in
+        owner.streamClosed(streamID: streamID, errorCode: errorCode)
+        return 0
+    }
 }
 
-/// The stream comes from the data source, which holds it unretained: the session keeps it until the stream closes.
-private let readBodyCallback: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, _ in
-    guard let buffer, let flags, let pointer = source?.pointee.ptr else {
+/// The data source holds the stream's row, which stays claimed until the stream closes.
+private let readBodyCallback: nghttp2_data_source_read_callback = { _, _, buffer, length, flags, source, userData in
+    guard let buffer, let flags, let row = StreamTable.row(from: source?.pointee.ptr) else {
         return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
     }
-    return readBody(
-        of: Unmanaged<HTTP2Session.Stream>.fromOpaque(pointer).takeUnretainedValue(),
-        into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
+    return withSession(userData, else: Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)) { owner in
+        owner.readBody(
+            row: row, into: UnsafeMutableRawBufferPointer(start: buffer, count: length), flags: &flags.pointee)
+    }
 }

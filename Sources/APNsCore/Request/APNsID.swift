@@ -27,7 +27,8 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
         var text = text
         let parsed: uuid_t? = text.withUTF8 { utf8 in
             guard utf8.count == 36 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: 16)
+            // A tuple on the stack, not an array: Apple echoes an apns-id with every answer.
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             var index = 0
             var position = 0
             while position < 36 {
@@ -39,11 +40,11 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
                 guard let high = Self.nibble(utf8[position]), let low = Self.nibble(utf8[position + 1]) else {
                     return nil
                 }
-                bytes[index] = high << 4 | low
+                withUnsafeMutableBytes(of: &uuid) { $0[index] = high << 4 | low }
                 index += 1
                 position += 2
             }
-            return bytes.withUnsafeBytes { $0.load(as: uuid_t.self) }
+            return uuid
         }
         guard let parsed else { return nil }
         uuid = UUID(uuid: parsed)
@@ -51,21 +52,31 @@ public struct APNsID: Hashable, Sendable, CustomStringConvertible {
 
     /// The lowercase canonical form Apple echoes.
     public var description: String {
+        String(unsafeUninitializedCapacity: 36) { format(into: $0) }
+    }
+
+    /// Appends the canonical form to `bytes`, for writing a header without building a String.
+    package func appendCanonical(to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 36))
+        bytes.withUnsafeMutableBufferPointer { _ = format(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// Writes the 36 bytes of the canonical form at the start of `output`; returns 36.
+    private func format(into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let digits: StaticString = "0123456789abcdef"
         return withUnsafeBytes(of: uuid.uuid) { raw in
-            String(unsafeUninitializedCapacity: 36) { output in
-                var position = 0
-                for (index, byte) in raw.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        output[position] = UInt8(ascii: "-")
-                        position += 1
-                    }
-                    output[position] = digits.utf8Start[Int(byte >> 4)]
-                    output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
-                    position += 2
+            var position = 0
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    output[position] = UInt8(ascii: "-")
+                    position += 1
                 }
-                return position
+                output[position] = digits.utf8Start[Int(byte >> 4)]
+                output[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                position += 2
             }
+            return position
         }
     }
 

@@ -27,7 +27,7 @@ extension PushResult {
         // Apple's error bodies are JSON objects; anything else (a proxy's HTML page) has no reason to find.
         let decoded =
             body.first == UInt8(ascii: "{") ? try? JSONDecoder().decode(ErrorBody.self, from: Data(body)) : nil
-        let reason = decoded?.reason.map(APNsReason.init(name:)) ?? .unknown("HTTP \(status)")
+        let reason = decoded?.reason.map(APNsReason.init(name:)) ?? .unknown("HTTP " + String(status))
         let timestamp = decoded?.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) }
         return .rejected(PushRejection(status: status, reason: reason, apnsID: apnsID, timestamp: timestamp))
     }
