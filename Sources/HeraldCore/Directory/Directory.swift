@@ -34,7 +34,8 @@ public struct Directory: Sendable {
             let timeZone = try row.decode(column: 21, as: String?.self)
         {
             quietHours = QuietHours(
-                enabled: try row.decode(column: 18, as: Bool.self), start: start, end: end, timeZone: timeZone)
+                enabled: try row.decode(column: 18, as: Bool.self),
+                window: QuietHours.Window(start: start, end: end, timeZone: timeZone))
         }
         return User(
             id: id, externalID: ExternalID(external)!, email: email, name: name, push: push, emailPreferences: mail,

@@ -1,23 +1,6 @@
 /// A user's daily quiet hours: pushes that fall due inside the window wait for its end (delivery state `deferred`).
-/// The window is in minutes after local midnight in an IANA time zone and may run overnight (`start` > `end`).
 public struct QuietHours: Sendable, Equatable {
-    public var enabled: Bool
-    public var start: Int
-    public var end: Int
-    public var timeZone: String
-
-    public init(enabled: Bool, start: Int, end: Int, timeZone: String) {
-        self.enabled = enabled
-        self.start = start
-        self.end = end
-        self.timeZone = timeZone
-    }
-}
-
-/// A change of quiet hours, as `PATCH /auth/notifications` gives it: turned on or off, with a new window or the
-/// stored one.
-public struct QuietHoursChange: Sendable, Equatable {
-    /// A window: start and end minute and the time zone, always given together.
+    /// The window: minutes after local midnight in an IANA time zone; it may run overnight (`start` > `end`).
     public struct Window: Sendable, Equatable {
         public var start: Int
         public var end: Int
@@ -25,7 +8,15 @@ public struct QuietHoursChange: Sendable, Equatable {
     }
 
     public var enabled: Bool
-    public var window: Window?
+    public var window: Window
+}
+
+/// A change of quiet hours, as `PATCH /auth/notifications` gives it: turned on or off, with a new window or the
+/// stored one.
+public struct QuietHoursChange: Sendable, Equatable {
+    public var enabled: Bool
+    /// A new window; start, end and time zone are always given together.
+    public var window: QuietHours.Window?
 
     /// - Throws: ``DomainError`` `.invalid` naming the field under `quietHours`.
     public init(enabled: Bool, start: Int?, end: Int?, timeZone: String?) throws(DomainError) {
@@ -42,7 +33,7 @@ public struct QuietHoursChange: Sendable, Equatable {
             guard (1...64).contains(timeZone.codePointCount), !timeZone.containsControlOrLineBreak else {
                 throw .invalid("must be an IANA time zone such as Europe/Berlin", field: "quietHours.timeZone")
             }
-            window = Window(start: start, end: end, timeZone: timeZone)
+            window = QuietHours.Window(start: start, end: end, timeZone: timeZone)
         default:
             throw .invalid("give start, end and timeZone together", field: "quietHours")
         }

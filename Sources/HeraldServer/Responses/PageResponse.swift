@@ -1,9 +1,18 @@
+import Foundation
 import Hummingbird
 
 /// A page of a listing; `nextCursor` is null on the last page.
 struct PageResponse<Item: Encodable & Sendable>: ResponseEncodable {
     var items: [Item]
     var nextCursor: String?
+
+    /// A page of `fetched`, which holds up to one row more than `limit` (the extra row tells that another page
+    /// follows); `cursor` names the position of the page's last row.
+    init<Row>(_ fetched: [Row], limit: Int, item: (Row) -> Item, cursor: (Row) -> (time: Date, id: UUID)) {
+        let page = fetched.prefix(limit)
+        items = page.map(item)
+        nextCursor = fetched.count > limit ? page.last.map(cursor).map { PageCursorText.make($0.time, $0.id) } : nil
+    }
 
     private enum CodingKeys: String, CodingKey { case items, nextCursor }
 

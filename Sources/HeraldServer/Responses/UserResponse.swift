@@ -41,7 +41,8 @@ struct UserResponse: ResponseEncodable {
         notifyVotes = user.emailPreferences.votes
         notifyStatusChanges = user.emailPreferences.statusChanges
         quietHours = user.quietHours.map {
-            QuietHoursResponse(enabled: $0.enabled, start: $0.start, end: $0.end, timeZone: $0.timeZone)
+            QuietHoursResponse(
+                enabled: $0.enabled, start: $0.window.start, end: $0.window.end, timeZone: $0.window.timeZone)
         }
         createdAt = user.createdAt
         updatedAt = user.updatedAt

@@ -12,15 +12,10 @@ struct ScheduleRoutes {
         router.on("/api/v1/notifications", method: .get) { request, context in
             _ = try context.requireAPIKey(.read)
             let query = try ScheduledQuery.parse(request.uri.queryParameters)
-            // One more than asked tells whether another page follows.
-            var waiting = try await services.notifications.scheduled(
+            let waiting = try await services.notifications.scheduled(
                 query.filter, limit: query.limit + 1, after: query.cursor, in: context.appScope)
-            var nextCursor: String?
-            if waiting.count > query.limit {
-                waiting.removeLast(waiting.count - query.limit)
-                nextCursor = waiting.last.map { PageCursorText.make($0.sendAt, $0.id) }
-            }
-            return PageResponse(items: waiting.map(NotificationStatusResponse.init), nextCursor: nextCursor)
+            return PageResponse(
+                waiting, limit: query.limit, item: NotificationStatusResponse.init, cursor: { ($0.sendAt, $0.id) })
         }
         router.on("/api/v1/notifications", method: .delete) { request, context in
             _ = try context.requireAPIKey(.send)
