@@ -74,6 +74,7 @@ public final class APNsConnectionPool: PushTransport {
         let tickets = shares.map { $0.map(\.ticket) }
         output.onTermination = { [connections] termination in
             guard case .cancelled = termination else { return }
+            sink.abandon()
             for (connection, share) in zip(connections, tickets) where !share.isEmpty { connection.cancel(share) }
         }
         for (connection, share) in zip(connections, shares) where !share.isEmpty {
