@@ -147,10 +147,14 @@ extension APNsConnection {
             }
             for ticket in tickets {
                 // Opening an earlier ticket may have failed this one meanwhile (a lost connection answers everyone).
-                guard machine.isOpening(ticket), let request = waiting.request(of: ticket) else { continue }
-                do {
-                    request.writeHeaders(into: &headerBlock, authority: authority, authorization: token.authorization)
-                    let streamID = try session.submitRequest(headerBlock, body: request.payload)
+                guard machine.isOpening(ticket) else { continue }
+                do throws(HTTP2Session.Failure) {
+                    let opened = try waiting.withRequest(of: ticket) { request throws(HTTP2Session.Failure) in
+                        request.writeHeaders(
+                            into: &headerBlock, authority: authority, authorization: token.authorization)
+                        return try session.submitRequest(headerBlock, body: request.payload)
+                    }
+                    guard let streamID = opened else { continue }
                     waiting.setToken(token, of: ticket)
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {

@@ -44,6 +44,9 @@ final class HTTP2Session {
     // Exempt from runtime exclusivity checks, which showed in the profile: only the owning thread reaches them,
     // and no access outlives the statement that makes it.
     @exclusivity(unchecked) private var streams = StreamTable()
+    /// The stream whose row was looked up last. A response's frames arrive together, so its headers, body and close
+    /// find the row here instead of in nghttp2's stream map, whose lookups missed the cache.
+    @exclusivity(unchecked) private var lastLookup: (streamID: Int32, row: Int)?
     @exclusivity(unchecked) private(set) var events: [Event] = []
     /// Reused by every request so that pointing nghttp2 at a header block allocates nothing once warm.
     private var headerVector: [nghttp2_nv] = []
@@ -206,7 +209,10 @@ final class HTTP2Session {
 
     /// The row of an open stream this session submitted, from nghttp2's own table.
     private func row(of streamID: Int32) -> Int? {
-        StreamTable.row(from: nghttp2_session_get_stream_user_data(session, streamID))
+        if let lastLookup, lastLookup.streamID == streamID { return lastLookup.row }
+        let row = StreamTable.row(from: nghttp2_session_get_stream_user_data(session, streamID))
+        lastLookup = row.map { (streamID, $0) }
+        return row
     }
 
     /// Whether a header name (nghttp2 hands them over lowercased) is `literal`, compared as bytes.
@@ -233,6 +239,7 @@ final class HTTP2Session {
 
     fileprivate func streamClosed(streamID: Int32, errorCode: UInt32) {
         guard let row = row(of: streamID) else { return }
+        lastLookup = nil
         let stream = streams.release(row)
         // A stream reset before END_STREAM has no usable answer, even if a status arrived.
         let response =

@@ -35,9 +35,15 @@ extension APNsConnection {
         // The readers below reach into a row through its address: reading `rows[row]` copies the whole entry first,
         // request, reply and token included.
 
-        /// The request of `ticket`, if it is still waiting.
-        func request(of ticket: ConnectionStateMachine.Ticket) -> PushRequest? {
-            rows.withUnsafeBufferPointer { $0[Int(ticket)]?.submission.request }
+        /// Runs `body` with the request of `ticket` where it lies, if it is still waiting: returning a copy would
+        /// retain and release everything the request holds, once per push.
+        func withRequest<Result, Failure: Error>(
+            of ticket: ConnectionStateMachine.Ticket, _ body: (borrowing PushRequest) throws(Failure) -> Result
+        ) throws(Failure) -> Result? {
+            try rows.withUnsafeBufferPointer { (rows) throws(Failure) -> Result? in
+                guard rows[Int(ticket)] != nil else { return nil }
+                return try body(rows[Int(ticket)]!.submission.request)
+            }
         }
 
         /// The `apns-id` that `ticket`'s request carries, if it is still waiting.
