@@ -9,7 +9,8 @@
 # SERVER=nghttpd (the default, Debian's nghttp2-server) is a C server that is not the bottleneck: it answers
 # 404, which costs client and h2load the same, so the ratio measures the client. SERVER=mock checks the whole
 # exchange Apple's way (token, topic, 200 answers), but the mock is then the ceiling for both.
-# Each round starts a fresh server, runs the client, then h2load with the token the client used.
+# Each round starts a fresh server, runs the client, then h2load with the token the client used, and prints the
+# server's CPU time per request under each: a server near a whole core is the limit of that run.
 # Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000),
 # ROUNDS (3), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use the binaries there).
 set -euo pipefail
@@ -63,6 +64,12 @@ if [[ "$SERVER" == nghttpd ]]; then
     mkdir "$WORK/htdocs"
 fi
 
+# The server's user and system CPU so far, in clock ticks.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat"; }
+TICK=$(getconf CLK_TCK)
+# Microseconds of server CPU per request between two tick counts.
+per_request() { awk -v a="$1" -v b="$2" -v t="$TICK" -v n="$3" 'BEGIN { printf "%.2f", (b - a) * 1e6 / t / n }'; }
+
 start_server() {
     if [[ "$SERVER" == nghttpd ]]; then
         nghttpd --address=127.0.0.1 --max-concurrent-streams="$STREAMS" --htdocs="$WORK/htdocs" \
@@ -101,13 +108,17 @@ CLIENT_RATES=()
 H2LOAD_RATES=()
 for round in $(seq "$ROUNDS"); do
     start_server
+    TICKS_BEFORE_CLIENT=$(server_ticks)
     CLIENT=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$WORK/key.p8" \
         --key-id "$KEY_ID" --team-id "$TEAM" --bundle-id "$TOPIC" --payload "$WORK/payload.json" \
         --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) \
-        --token-out "$WORK/jwt")
+        --warmup 2000 --token-out "$WORK/jwt")
+    TICKS_AFTER_CLIENT=$(server_ticks)
     h2load_run 2000 >/dev/null # warm-up, as the client had
+    TICKS_BEFORE_H2LOAD=$(server_ticks)
     # bash's time reports h2load's user and system CPU, to set beside the client's CPU per push.
     H2LOAD=$({ TIMEFORMAT='cpu %U %S'; time h2load_run "$REQUESTS"; } 2>&1)
+    TICKS_AFTER_H2LOAD=$(server_ticks)
     stop_server
     CLIENT_RATE=$(sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$CLIENT")
     H2LOAD_RATE=$(sed -n 's/^finished in [0-9.]*[a-z]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$H2LOAD")
@@ -116,9 +127,10 @@ for round in $(seq "$ROUNDS"); do
     grep -q "answers $REQUESTS × $EXPECTED_STATUS" <<<"$CLIENT" || echo "warning: the client saw other answers: $CLIENT" >&2
     [[ "$SERVER" == nghttpd ]] && H2LOAD_CLASS=4xx || H2LOAD_CLASS=2xx
     grep -Eq "status codes: .*$REQUESTS $H2LOAD_CLASS" <<<"$H2LOAD" || echo "warning: h2load saw other answers: $(grep 'status codes' <<<"$H2LOAD")" >&2
-    echo "round $round: $CLIENT"
+    # The client's share includes its 2,000 warm-up pushes.
+    echo "round $round: $CLIENT; server CPU $(per_request "$TICKS_BEFORE_CLIENT" "$TICKS_AFTER_CLIENT" $((REQUESTS + 2000))) µs per request"
     H2LOAD_CPU=$(awk -v n="$REQUESTS" '/^cpu / { printf "%.2f", ($2 + $3) * 1e6 / n }' <<<"$H2LOAD")
-    echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD"); CPU $H2LOAD_CPU µs per request"
+    echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD"); CPU $H2LOAD_CPU µs per request; server CPU $(per_request "$TICKS_BEFORE_H2LOAD" "$TICKS_AFTER_H2LOAD" "$REQUESTS") µs per request"
     CLIENT_RATES+=("$CLIENT_RATE")
     H2LOAD_RATES+=("$H2LOAD_RATE")
 done
