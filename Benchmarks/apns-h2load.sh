@@ -21,6 +21,8 @@ STREAMS=${STREAMS:-1000}
 ROUNDS=${ROUNDS:-3}
 SERVER=${SERVER:-nghttpd}
 PORT=${PORT:-9444}
+# Pushes each client sends before it is measured; the server's CPU under the client includes them.
+WARMUP=2000
 SCRATCH=${SCRATCH:-.build-apns-release}
 TEAM=TEAM123456
 KEY_ID=BENCHKEY01
@@ -112,9 +114,9 @@ for round in $(seq "$ROUNDS"); do
     CLIENT=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$WORK/key.p8" \
         --key-id "$KEY_ID" --team-id "$TEAM" --bundle-id "$TOPIC" --payload "$WORK/payload.json" \
         --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) \
-        --warmup 2000 --token-out "$WORK/jwt")
+        --warmup "$WARMUP" --token-out "$WORK/jwt")
     TICKS_AFTER_CLIENT=$(server_ticks)
-    h2load_run 2000 >/dev/null # warm-up, as the client had
+    h2load_run "$WARMUP" >/dev/null # warm-up, as the client had
     TICKS_BEFORE_H2LOAD=$(server_ticks)
     # bash's time reports h2load's user and system CPU, to set beside the client's CPU per push.
     H2LOAD=$({ TIMEFORMAT='cpu %U %S'; time h2load_run "$REQUESTS"; } 2>&1)
@@ -127,8 +129,7 @@ for round in $(seq "$ROUNDS"); do
     grep -q "answers $REQUESTS × $EXPECTED_STATUS" <<<"$CLIENT" || echo "warning: the client saw other answers: $CLIENT" >&2
     [[ "$SERVER" == nghttpd ]] && H2LOAD_CLASS=4xx || H2LOAD_CLASS=2xx
     grep -Eq "status codes: .*$REQUESTS $H2LOAD_CLASS" <<<"$H2LOAD" || echo "warning: h2load saw other answers: $(grep 'status codes' <<<"$H2LOAD")" >&2
-    # The client's share includes its 2,000 warm-up pushes.
-    echo "round $round: $CLIENT; server CPU $(per_request "$TICKS_BEFORE_CLIENT" "$TICKS_AFTER_CLIENT" $((REQUESTS + 2000))) µs per request"
+    echo "round $round: $CLIENT; server CPU $(per_request "$TICKS_BEFORE_CLIENT" "$TICKS_AFTER_CLIENT" $((REQUESTS + WARMUP))) µs per request"
     H2LOAD_CPU=$(awk -v n="$REQUESTS" '/^cpu / { printf "%.2f", ($2 + $3) * 1e6 / n }' <<<"$H2LOAD")
     echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD"); CPU $H2LOAD_CPU µs per request; server CPU $(per_request "$TICKS_BEFORE_H2LOAD" "$TICKS_AFTER_H2LOAD" "$REQUESTS") µs per request"
     CLIENT_RATES+=("$CLIENT_RATE")
