@@ -154,7 +154,7 @@ extension Networked {
             #expect(try await pool.send(MockHarness.alert(MockHarness.deviceToken())) == .failed(.shutDown))
         }
 
-        /// When a pool's run returns, its connection threads have freed what they owned (TLS context, signing key):
+        /// When a pool's run returns, its thread has freed what the connections owned (TLS context, signing key):
         /// `herald` exits right after, and OpenSSL's exit-time cleanup must not meet a thread still freeing OpenSSL
         /// objects (a worker crashed with SIGSEGV in libcrypto after SIGTERM that way).
         @Test func stoppedPoolHasFreedItsConnectionsOpenSSLObjects() async throws {
@@ -169,7 +169,7 @@ extension Networked {
                 }
                 #expect(result.uniqueID != nil)
             }
-            #expect(releasedTokens == nil, "a connection thread still held its loop after the pool stopped")
+            #expect(releasedTokens == nil, "the pool's thread still held a loop after the pool stopped")
         }
 
         /// An idle connection pings; the mock answers, so the connection is kept (an unanswered ping would

@@ -11,7 +11,7 @@ import Synchronization
 extension APNsConnection {
     /// The thread-confined half of a connection: socket, HTTP/2 session, state machine and waiting callers.
     ///
-    /// Unchecked `Sendable`: it is handed to its thread once, in ``APNsConnection/start()``, and from
+    /// Unchecked `Sendable`: it is handed to its ``ConnectionThread`` once, in ``APNsConnection/takeLoop()``, and from
     /// then on touched only by that thread.
     final class Loop: @unchecked Sendable {
         private struct Link {
@@ -21,13 +21,13 @@ extension APNsConnection {
             var written = 0
         }
 
+        private let id: Int
         private let configuration: APNsClientConfiguration
         /// The `:authority` of every request, built once.
         private let authority: String
         private let tlsContext: TLSContext
         private let tokens: ProviderTokenSource
         private let logger: Logger
-        private let wakeDescriptor: Int32
         // The state touched for every push is exempt from runtime exclusivity checks, which showed in the profile:
         // only this loop's thread reaches it, and no access to it outlives the statement that makes it.
         @exclusivity(unchecked) private var machine: ConnectionStateMachine
@@ -38,60 +38,75 @@ extension APNsConnection {
         /// Reused by every request, so that writing its headers allocates nothing once warm.
         @exclusivity(unchecked) private var headerBlock = HeaderBlock()
         private var link: Link?
+        /// A connect thread is making the TLS connection; its outcome arrives through the inbox.
+        private var connecting = false
         private weak var owner: APNsConnection?
+        /// When deadlines are checked next.
+        private(set) var nextTick = ContinuousClock.now
         /// How often deadlines are checked while requests are open; an idle connection checks once a second.
         private static let busyTickInterval: Duration = .milliseconds(50)
         private static let idleTickInterval: Duration = .seconds(1)
 
         init(
-            configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
-            logger: Logger, wakeDescriptor: Int32
+            id: Int, configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
+            logger: Logger
         ) {
+            self.id = id
             self.configuration = configuration
             authority = configuration.endpoint.authority
             self.tlsContext = tlsContext
             self.tokens = tokens
             self.logger = logger
-            self.wakeDescriptor = wakeDescriptor
             var machineConfiguration = ConnectionStateMachine.Configuration()
             machineConfiguration.pingInterval = configuration.pingInterval
             machineConfiguration.pingTimeout = configuration.pingTimeout
             machine = ConnectionStateMachine(configuration: machineConfiguration)
         }
 
-        func run(connection: APNsConnection) {
-            owner = connection
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            var nextTick = ContinuousClock.now
-            while true {
-                let (submissions, cancellations, stopping) = connection.takeInbox()
-                var now = ContinuousClock.now
-                if !submissions.isEmpty {
-                    let tickets = submissions.map { waiting.insert($0, takenAt: now) }
-                    perform(machine.enqueue(tickets, deadline: now + configuration.requestTimeout))
-                    nextTick = min(nextTick, now + Self.busyTickInterval)
-                }
-                if !cancellations.isEmpty {
-                    for ticket in waiting.tickets(submittedAs: Set(cancellations)) { perform(machine.cancel(ticket)) }
-                }
-                if stopping {
-                    perform(machine.shutdown())
-                    deliverAnswers()
-                    return
-                }
-                now = ContinuousClock.now
-                if now >= nextTick {
-                    perform(machine.tick(now: now))
-                    let idle = machine.pendingCount == 0 && machine.inFlightCount == 0
-                    nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
-                }
-                flush()
-                deliverAnswers()
-                // With work already waiting, only look at the socket; otherwise sleep until woken or due.
-                let timeout = connection.prepareToSleep() ? nextTick - ContinuousClock.now : .zero
-                waitAndRead(into: &buffer, timeout: timeout)
-                connection.awake()
+        func attach(to connection: APNsConnection) { owner = connection }
+
+        /// Takes in what the inbox holds, carries out the machine's actions, writes what is queued and hands out the
+        /// answers gathered since the last turn.
+        /// - Returns: Whether the loop goes on; false once it was stopped and has answered everyone.
+        func turn() -> Bool {
+            guard let connection = owner else { return false }
+            let delivery = connection.takeInbox()
+            var now = ContinuousClock.now
+            if let outcome = delivery.connectOutcome { finishConnecting(outcome) }
+            if !delivery.submissions.isEmpty {
+                let tickets = delivery.submissions.map { waiting.insert($0, takenAt: now) }
+                perform(machine.enqueue(tickets, deadline: now + configuration.requestTimeout))
+                nextTick = min(nextTick, now + Self.busyTickInterval)
             }
+            if !delivery.cancellations.isEmpty {
+                for ticket in waiting.tickets(submittedAs: Set(delivery.cancellations)) {
+                    perform(machine.cancel(ticket))
+                }
+            }
+            if delivery.stopping {
+                // Repeated while a connect thread finishes: the machine has nobody left to fail the second time.
+                perform(machine.shutdown())
+                deliverAnswers()
+                // Its TLS connection is closed here, on this thread, when it arrives.
+                nextTick = now + Self.idleTickInterval
+                return connecting
+            }
+            now = ContinuousClock.now
+            if now >= nextTick {
+                perform(machine.tick(now: now))
+                let idle = machine.pendingCount == 0 && machine.inFlightCount == 0
+                nextTick = now + (idle ? Self.idleTickInterval : Self.busyTickInterval)
+            }
+            flush()
+            deliverAnswers()
+            return true
+        }
+
+        /// The socket to `poll`, if connected: readable always, writable while output waits.
+        var pollRequest: pollfd? {
+            guard let current = link else { return nil }
+            let events = Int16(POLLIN) | (current.output.isEmpty ? 0 : Int16(POLLOUT))
+            return pollfd(fd: current.tls.fileDescriptor, events: events, revents: 0)
         }
 
         // MARK: Actions
@@ -115,12 +130,28 @@ extension APNsConnection {
             }
         }
 
+        /// Connects on a thread of its own: the TCP connect and TLS handshake block (up to the connect timeout), and
+        /// this thread serves the pool's other connections meanwhile.
         private func connect() {
+            guard let connection = owner else { return }
+            connecting = true
+            let (endpoint, context, timeout) = (configuration.endpoint, tlsContext, configuration.connectTimeout)
+            let thread = Thread {
+                let result = Result { () throws(TLSError) in
+                    try TLSClientConnection(
+                        host: endpoint.host, port: endpoint.port, context: context, timeout: timeout)
+                }
+                connection.connectFinished(APNsConnection.ConnectOutcome(result: result))
+            }
+            thread.name = "apns-connect-\(id)"
+            thread.start()
+        }
+
+        private func finishConnecting(_ outcome: APNsConnection.ConnectOutcome) {
+            connecting = false
             let endpoint = configuration.endpoint
             do {
-                let tls = try TLSClientConnection(
-                    host: endpoint.host, port: endpoint.port, context: tlsContext, timeout: configuration.connectTimeout
-                )
+                let tls = try outcome.result.get()
                 let session = try HTTP2Session()
                 link = Link(tls: tls, session: session)
                 logger.debug("connected to APNs", metadata: [APNsMetadataKey.endpoint: "\(endpoint)"])
@@ -235,28 +266,8 @@ extension APNsConnection {
             }
         }
 
-        private func waitAndRead(into buffer: inout [UInt8], timeout: Duration) {
-            var descriptors = [pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            if let current = link {
-                let events = Int16(POLLIN) | (current.output.isEmpty ? 0 : Int16(POLLOUT))
-                descriptors.append(pollfd(fd: current.tls.fileDescriptor, events: events, revents: 0))
-            }
-            let milliseconds = max(
-                0,
-                Int32(
-                    clamping: timeout.components.seconds * 1000
-                        + timeout.components.attoseconds / 1_000_000_000_000_000))
-            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-            guard ready > 0 else { return }
-            if descriptors[0].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 256)
-                // Empties the wake-up pipe; EAGAIN just means it is already empty.
-                while Glibc.read(wakeDescriptor, &drain, drain.count) == drain.count {}
-            }
-            if descriptors.count > 1, descriptors[1].revents != 0 { readAvailable(into: &buffer) }
-        }
-
-        private func readAvailable(into buffer: inout [UInt8]) {
+        /// Reads and handles what the socket holds; the thread calls it when `poll` reports the socket ready.
+        func readAvailable(into buffer: inout [UInt8]) {
             guard let current = link else { return }
             do {
                 readLoop: while true {

@@ -4,16 +4,12 @@ import Foundation
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// One HTTP/2 connection to APNs, run by a dedicated thread under `poll` so that no blocking C call
-/// touches Swift's cooperative pool.
+/// One HTTP/2 connection to APNs, run with its pool's other connections by one ``ConnectionThread`` under `poll`, so
+/// that no blocking C call touches Swift's cooperative pool.
 ///
-/// Callers hand in requests through a locked inbox and an `eventfd` wake-up; the thread alone owns
-/// the TLS connection, the nghttp2 session and the ``ConnectionStateMachine``, and carries out the
-/// machine's actions. Start with ``start()``; stop with ``stop()``.
+/// Callers hand in requests through a locked inbox and the thread's wake-up pipe; the thread alone owns the TLS
+/// connection, the nghttp2 session and the ``ConnectionStateMachine`` (in ``Loop``), and carries out the machine's
+/// actions. The pool's ``ConnectionThread`` starts it; stop with ``stop()``.
 final class APNsConnection: Sendable {
     /// The pool's number for a submission, by which its caller cancels it.
     typealias Ticket = UInt64
@@ -41,11 +37,26 @@ final class APNsConnection: Sendable {
         }
     }
 
+    /// A TLS connection made on a connect thread, handed to the connection's thread once: nothing else touches it
+    /// meanwhile.
+    struct ConnectOutcome: @unchecked Sendable {
+        let result: Result<TLSClientConnection, TLSError>
+    }
+
+    /// What callers and the connect thread handed in since the thread last looked.
+    struct Delivery {
+        var submissions: [Submission]
+        var cancellations: [Ticket]
+        var connectOutcome: ConnectOutcome?
+        var stopping: Bool
+    }
+
     private struct Inbox {
         var submissions: [Submission] = []
         /// The thread is (about to be) blocked in `poll` and needs a byte on the pipe to see new work.
         var sleeping = false
         var cancellations: [Ticket] = []
+        var connectOutcome: ConnectOutcome?
         var started = false
         var stopping = false
         var stopped: CheckedContinuation<Void, Never>?
@@ -56,60 +67,43 @@ final class APNsConnection: Sendable {
     /// Requests submitted and not yet answered; the pool balances on it.
     let outstanding = Atomic<Int>(0)
     private let inbox = Mutex(Inbox())
-    /// A non-blocking pipe: callers write a byte to wake the thread's `poll`.
-    private let wakePipe: (read: Int32, write: Int32)
+    /// The pool thread's pipe: callers write a byte to wake its `poll`.
+    private let wakePipe: WakePipe
     private let loop: Mutex<Loop?>
 
     init(
         id: Int, configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
-        logger: Logger
+        wakePipe: WakePipe, logger: Logger
     ) {
         self.id = id
-        var descriptors: [Int32] = [0, 0]
-        // pipe and fcntl fail only when the process is out of descriptors, which no request can fix.
-        precondition(pipe(&descriptors) == 0, "pipe failed: errno \(errno)")
-        for descriptor in descriptors {
-            precondition(fcntl(descriptor, F_SETFL, O_NONBLOCK) == 0, "fcntl failed: errno \(errno)")
-            precondition(fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0, "fcntl failed: errno \(errno)")
-        }
-        wakePipe = (descriptors[0], descriptors[1])
+        self.wakePipe = wakePipe
         var logger = logger
         logger[metadataKey: APNsMetadataKey.connection] = "\(id)"
-        loop = Mutex(
-            Loop(
-                configuration: configuration, tlsContext: tlsContext, tokens: tokens, logger: logger,
-                wakeDescriptor: descriptors[0]))
+        loop = Mutex(Loop(id: id, configuration: configuration, tlsContext: tlsContext, tokens: tokens, logger: logger))
     }
 
-    deinit {
-        close(wakePipe.read)
-        close(wakePipe.write)
+    /// Hands the loop to the thread that runs it, once. Connects lazily, on the first request.
+    func takeLoop() -> Loop? {
+        guard let taken = loop.withLock({ $0.take() }) else { return nil }
+        taken.attach(to: self)
+        inbox.withLock { $0.started = true }
+        return taken
     }
 
-    /// Starts the connection's thread. Connects lazily, on the first request.
-    func start() {
-        let first = inbox.withLock { inbox in
-            defer { inbox.started = true }
-            return !inbox.started
+    /// The thread has freed the loop, with its TLS connection, after answering everyone: ``stop()`` may return. Once
+    /// the process exits, OpenSSL's own cleanup must not meet a thread still freeing OpenSSL objects.
+    func loopEnded() {
+        let waiter = inbox.withLock { inbox -> CheckedContinuation<Void, Never>? in
+            inbox.hasExited = true
+            return inbox.stopped.take()
         }
-        guard first else { return }
-        let thread = Thread { [self] in
-            runLoop()
-            let waiter = inbox.withLock { inbox -> CheckedContinuation<Void, Never>? in
-                inbox.hasExited = true
-                return inbox.stopped.take()
-            }
-            waiter?.resume()
-        }
-        thread.name = "apns-connection-\(id)"
-        thread.start()
+        waiter?.resume()
     }
 
-    /// Runs the loop and frees it, with its TLS context and signing key, before ``stop()`` may return: once the
-    /// process exits, OpenSSL's own cleanup must not meet a thread still freeing OpenSSL objects.
-    private func runLoop() {
-        guard let loop = loop.withLock({ $0.take() }) else { return }
-        loop.run(connection: self)
+    /// The connect thread is done; the connection's thread takes the outcome on its next turn.
+    func connectFinished(_ outcome: ConnectOutcome) {
+        inbox.withLock { $0.connectOutcome = outcome }
+        wake()
     }
 
     /// Fails every open request with ``TransportFailure/shutDown`` and ends the thread.
@@ -166,12 +160,12 @@ final class APNsConnection: Sendable {
         wake()
     }
 
-    /// Everything callers handed in since the last call.
-    /// Marks the thread as about to block in `poll`, unless work is already waiting.
+    /// Marks the thread as about to block in `poll`, unless work is already waiting. A stop needs no mark: ``stop()``
+    /// always writes to the pipe.
     /// - Returns: Whether the thread may block (nothing is waiting in the inbox).
     func prepareToSleep() -> Bool {
         inbox.withLock { inbox in
-            let idle = inbox.submissions.isEmpty && inbox.cancellations.isEmpty && !inbox.stopping
+            let idle = inbox.submissions.isEmpty && inbox.cancellations.isEmpty && inbox.connectOutcome == nil
             inbox.sleeping = idle
             return idle
         }
@@ -182,21 +176,21 @@ final class APNsConnection: Sendable {
         inbox.withLock { $0.sleeping = false }
     }
 
-    func takeInbox() -> (submissions: [Submission], cancellations: [Ticket], stopping: Bool) {
+    /// Everything handed in since the last call.
+    func takeInbox() -> Delivery {
         inbox.withLock { inbox in
             // Emptied rather than cleared in place: the arrays handed out share their storage, so keeping its
             // capacity would allocate a new buffer each time.
             defer {
                 inbox.submissions = []
                 inbox.cancellations = []
+                inbox.connectOutcome = nil
             }
-            return (inbox.submissions, inbox.cancellations, inbox.stopping)
+            return Delivery(
+                submissions: inbox.submissions, cancellations: inbox.cancellations,
+                connectOutcome: inbox.connectOutcome, stopping: inbox.stopping)
         }
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        // A full pipe (EAGAIN) already holds unread wake-ups, which is all a wake-up needs.
-        _ = Glibc.write(wakePipe.write, &byte, 1)
-    }
+    private func wake() { wakePipe.wake() }
 }

@@ -11,6 +11,7 @@ import Synchronization
 /// `run()` starts wait for it. Use one pool per (environment, team).
 public final class APNsConnectionPool: PushTransport {
     private let connections: [APNsConnection]
+    private let thread: ConnectionThread
     private let nextTicket = Atomic<UInt64>(0)
     private let logger: Logger
 
@@ -21,15 +22,19 @@ public final class APNsConnectionPool: PushTransport {
     /// - Throws: ``TLSError`` when the TLS configuration is unusable (for example an unreadable CA file).
     public init(configuration: APNsClientConfiguration, tokens: ProviderTokenSource, logger: Logger) throws(TLSError) {
         let context = try TLSContext(configuration: configuration.tls)
+        let wakePipe = WakePipe()
         connections = (0..<configuration.connectionCount).map {
-            APNsConnection(id: $0, configuration: configuration, tlsContext: context, tokens: tokens, logger: logger)
+            APNsConnection(
+                id: $0, configuration: configuration, tlsContext: context, tokens: tokens, wakePipe: wakePipe,
+                logger: logger)
         }
+        thread = ConnectionThread(connections: connections, wakePipe: wakePipe)
         self.logger = logger
     }
 
     /// Runs the connections until the calling task is cancelled.
     public func run() async {
-        for connection in connections { connection.start() }
+        thread.start()
         logger.debug("APNs pool started", metadata: [APNsMetadataKey.connections: "\(connections.count)"])
         while !Task.isCancelled {
             // Sleep ends early, by throwing, when the task is cancelled.
