@@ -2,7 +2,7 @@
 # Compares Herald's APNs client with h2load (nghttp2-client) against the same server, with the same
 # provider token, payload, request count, connection count and stream limit, and prints both rates.
 #
-#   Benchmarks/apns-h2load.sh                      # 3 rounds of 100000 pushes over 2 connections, nghttpd
+#   Benchmarks/apns-h2load.sh                      # 5 rounds of 100000 pushes over 2 connections, nghttpd
 #   SERVER=mock Benchmarks/apns-h2load.sh          # against apns-mock (swift-nio) instead
 #   REQUESTS=200000 CONNECTIONS=4 ROUNDS=5 Benchmarks/apns-h2load.sh
 #
@@ -11,14 +11,23 @@
 # exchange Apple's way (token, topic, 200 answers), but the mock is then the ceiling for both.
 # Each round starts a fresh server, runs the client, then h2load with the token the client used, and prints the
 # server's CPU time per request under each: a server near a whole core is the limit of that run.
-# Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000),
-# ROUNDS (3), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use the binaries there).
+# h2load refills a stream the moment it is answered. The client is driven the closest way its batch path allows:
+# CONNECTIONS × STREAMS pushes in flight, in batches of BATCH (20), each sender sending its next batch once the last
+# is answered. ENGINE_BATCH (500) runs the client a second time per round the way the delivery engine sends, whole
+# batches of 500, whose streams run partly empty while each batch waits for its slowest answer.
+# The ratio is the median of the rounds' ratios: a client and its h2load run follow each other, so a machine that
+# speeds up or slows down between rounds moves both.
+# Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000), BATCH (20),
+# ENGINE_BATCH (500; 0 skips), ROUNDS (5), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use
+# the binaries there).
 set -euo pipefail
 
 REQUESTS=${REQUESTS:-100000}
 CONNECTIONS=${CONNECTIONS:-2}
 STREAMS=${STREAMS:-1000}
-ROUNDS=${ROUNDS:-3}
+BATCH=${BATCH:-20}
+ENGINE_BATCH=${ENGINE_BATCH:-500}
+ROUNDS=${ROUNDS:-5}
 SERVER=${SERVER:-nghttpd}
 PORT=${PORT:-9444}
 # Pushes each client sends before it is measured; the server's CPU under the client includes them.
@@ -105,42 +114,66 @@ h2load_run() {
         "https://127.0.0.1:$PORT/3/device/$DEVICE"
 }
 
-echo "$SERVER: $REQUESTS pushes per run, $CONNECTIONS connections, up to $STREAMS streams each, $ROUNDS rounds"
+echo "$SERVER: $REQUESTS pushes per run, $CONNECTIONS connections, up to $STREAMS streams each, batches of $BATCH, $ROUNDS rounds"
+# nghttpd answers every request 404, the mock 200: anything else means a request went wrong.
+EXPECTED_STATUS=$([[ "$SERVER" == nghttpd ]] && echo 404 || echo 200)
+[[ "$SERVER" == nghttpd ]] && H2LOAD_CLASS=4xx || H2LOAD_CLASS=2xx
+
+# Runs apns-bench with batches of $1; prints its summary line.
+client_run() {
+    local out
+    out=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$WORK/key.p8" \
+        --key-id "$KEY_ID" --team-id "$TEAM" --bundle-id "$TOPIC" --payload "$WORK/payload.json" \
+        --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) --batch "$1" \
+        --warmup "$WARMUP" --token-out "$WORK/jwt")
+    grep -q "answers $REQUESTS × $EXPECTED_STATUS" <<<"$out" || echo "warning: the client saw other answers: $out" >&2
+    echo "$out"
+}
+rate_of() { sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$1"; }
+
 CLIENT_RATES=()
 H2LOAD_RATES=()
+RATIOS=()
+ENGINE_RATIOS=()
 for round in $(seq "$ROUNDS"); do
     start_server
     TICKS_BEFORE_CLIENT=$(server_ticks)
-    CLIENT=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$WORK/key.p8" \
-        --key-id "$KEY_ID" --team-id "$TEAM" --bundle-id "$TOPIC" --payload "$WORK/payload.json" \
-        --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) \
-        --warmup "$WARMUP" --token-out "$WORK/jwt")
+    CLIENT=$(client_run "$BATCH")
     TICKS_AFTER_CLIENT=$(server_ticks)
     h2load_run "$WARMUP" >/dev/null # warm-up, as the client had
     TICKS_BEFORE_H2LOAD=$(server_ticks)
     # bash's time reports h2load's user and system CPU, to set beside the client's CPU per push.
     H2LOAD=$({ TIMEFORMAT='cpu %U %S'; time h2load_run "$REQUESTS"; } 2>&1)
     TICKS_AFTER_H2LOAD=$(server_ticks)
+    if ((ENGINE_BATCH > 0)); then ENGINE_CLIENT=$(client_run "$ENGINE_BATCH"); fi
     stop_server
-    CLIENT_RATE=$(sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$CLIENT")
+    CLIENT_RATE=$(rate_of "$CLIENT")
     H2LOAD_RATE=$(sed -n 's/^finished in [0-9.]*[a-z]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$H2LOAD")
-    # nghttpd answers every request 404, the mock 200: anything else means a request went wrong.
-    EXPECTED_STATUS=$([[ "$SERVER" == nghttpd ]] && echo 404 || echo 200)
-    grep -q "answers $REQUESTS × $EXPECTED_STATUS" <<<"$CLIENT" || echo "warning: the client saw other answers: $CLIENT" >&2
-    [[ "$SERVER" == nghttpd ]] && H2LOAD_CLASS=4xx || H2LOAD_CLASS=2xx
     grep -Eq "status codes: .*$REQUESTS $H2LOAD_CLASS" <<<"$H2LOAD" || echo "warning: h2load saw other answers: $(grep 'status codes' <<<"$H2LOAD")" >&2
     echo "round $round: $CLIENT; server CPU $(per_request "$TICKS_BEFORE_CLIENT" "$TICKS_AFTER_CLIENT" $((REQUESTS + WARMUP))) µs per request"
     H2LOAD_CPU=$(awk -v n="$REQUESTS" '/^cpu / { printf "%.2f", ($2 + $3) * 1e6 / n }' <<<"$H2LOAD")
     echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD"); CPU $H2LOAD_CPU µs per request; server CPU $(per_request "$TICKS_BEFORE_H2LOAD" "$TICKS_AFTER_H2LOAD" "$REQUESTS") µs per request"
+    RATIO=$(awk -v c="$CLIENT_RATE" -v h="$H2LOAD_RATE" 'BEGIN { printf "%.3f", c / h }')
     CLIENT_RATES+=("$CLIENT_RATE")
     H2LOAD_RATES+=("$H2LOAD_RATE")
+    RATIOS+=("$RATIO")
+    if ((ENGINE_BATCH > 0)); then
+        ENGINE_RATIOS+=("$(awk -v c="$(rate_of "$ENGINE_CLIENT")" -v h="$H2LOAD_RATE" 'BEGIN { printf "%.3f", c / h }')")
+        echo "round $round: batches of $ENGINE_BATCH: $ENGINE_CLIENT"
+    fi
+    echo "round $round: client / h2load $RATIO${ENGINE_RATIOS:+, batches of $ENGINE_BATCH ${ENGINE_RATIOS[-1]}}"
 done
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 CLIENT_MEDIAN=$(median "${CLIENT_RATES[@]}")
 H2LOAD_MEDIAN=$(median "${H2LOAD_RATES[@]}")
-awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" \
-    'BEGIN { printf "median: herald client %.0f pushes/s, h2load %.0f req/s: client at %.1f%% of h2load\n", c, h, 100 * c / h }'
-# One line for Benchmarks/run-all: what | Herald | reference | ratio | goal.
-awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" -v s="$SERVER" -v n="$REQUESTS" -v k="$CONNECTIONS" -v m="$STREAMS" \
-    'BEGIN { printf "result: APNs client, %d pushes, %d connections × %d streams, against %s | %.0f pushes/s | h2load %.0f req/s | %.2f | ≥ 0.9\n", n, k, m, s, c, h, c / h }'
+RATIO_MEDIAN=$(median "${RATIOS[@]}")
+awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" -v r="$RATIO_MEDIAN" \
+    'BEGIN { printf "median: herald client %.0f pushes/s, h2load %.0f req/s; median of the rounds'"'"' ratios %.2f\n", c, h, r }'
+# Lines for Benchmarks/run-all: what | Herald | reference | ratio | goal.
+awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" -v r="$RATIO_MEDIAN" -v s="$SERVER" -v n="$REQUESTS" \
+    -v k="$CONNECTIONS" -v m="$STREAMS" -v b="$BATCH" \
+    'BEGIN { printf "result: APNs client, %d pushes, %d connections × %d streams (batches of %d), against %s | %.0f pushes/s | h2load %.0f req/s | %.2f | ≥ 0.9\n", n, k, m, b, s, c, h, r }'
+if ((ENGINE_BATCH > 0)); then
+    echo "result: the same in batches of $ENGINE_BATCH, as the delivery engine sends | — | the same h2load runs | $(median "${ENGINE_RATIOS[@]}") | —"
+fi

@@ -60,7 +60,10 @@ struct StreamTable {
     }
 
     mutating func appendResponseBody(_ data: UnsafeBufferPointer<UInt8>, to row: Int) {
-        // Error bodies are tiny JSON objects; cap what a misbehaving server can make us hold.
+        // Every body APNs sends is a JSON object (a reason, a channel's settings, a list of channels); anything else,
+        // such as a proxy's HTML page, carries nothing to read, so it is not kept (nor allocated for, per answer).
+        if rows[row].responseBody.isEmpty, data.first != UInt8(ascii: "{") { return }
+        // Cap what a misbehaving server can make us hold.
         guard rows[row].responseBody.count + data.count <= 64 * 1024 else { return }
         rows[row].responseBody.append(contentsOf: data)
     }
