@@ -40,12 +40,16 @@ extension APNsConnection {
         private var link: Link?
         /// A connect thread is making the TLS connection; its outcome arrives through the inbox.
         private var connecting = false
-        private weak var owner: APNsConnection?
+        /// Unowned rather than weak, which showed in the profile as a weak load per answer: the connection outlives its
+        /// loop (the pool holds it, and the thread holds both while the loop runs).
+        private unowned(unsafe) var owner: APNsConnection?
         /// When deadlines are checked next.
         private(set) var nextTick = ContinuousClock.now
         /// How often deadlines are checked while requests are open; an idle connection checks once a second.
         private static let busyTickInterval: Duration = .milliseconds(50)
         private static let idleTickInterval: Duration = .seconds(1)
+        /// The most answers of one batch a turn reserves room for at once.
+        private static let chunkCapacity = 256
 
         init(
             id: Int, configuration: APNsClientConfiguration, tlsContext: TLSContext, tokens: ProviderTokenSource,
@@ -216,7 +220,11 @@ extension APNsConnection {
                 if let position = answers.firstIndex(where: { $0.sink === sink }) {
                     answers[position].chunk.append(answer)
                 } else {
-                    answers.append((sink, [answer]))
+                    // Sized for the turn's share of the batch up front, rather than grown answer by answer.
+                    var chunk: [PushAnswer] = []
+                    chunk.reserveCapacity(min(sink.size, Self.chunkCapacity))
+                    chunk.append(answer)
+                    answers.append((sink, chunk))
                 }
             }
         }

@@ -123,7 +123,11 @@ struct ConnectionStateMachine: Sendable {
     }
 
     /// Whether `ticket` was handed out by ``Action/openStreams(_:)`` and is not open, answered or queued again yet.
-    func isOpening(_ ticket: Ticket) -> Bool { Int(ticket) < tickets.count && self[ticket].openingOrder != nil }
+    /// Mutating only so that the loop's call borrows its stored machine in place: a non-mutating call on a class's
+    /// stored struct copies it first, retaining every array it holds, once per push.
+    mutating func isOpening(_ ticket: Ticket) -> Bool {
+        Int(ticket) < tickets.count && self[ticket].openingOrder != nil
+    }
 
     mutating func streamOpened(_ ticket: Ticket, streamID: Int32) {
         guard stopOpening(ticket) else { return }

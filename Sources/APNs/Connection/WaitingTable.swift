@@ -33,11 +33,12 @@ extension APNsConnection {
         }
 
         // The readers below reach into a row through its address: reading `rows[row]` copies the whole entry first,
-        // request, reply and token included.
+        // request, reply and token included. They are mutating only so that the loop's calls borrow its stored table
+        // in place: a non-mutating call on a class's stored struct copies the table first, retaining its arrays.
 
         /// Runs `body` with the request of `ticket` where it lies, if it is still waiting: returning a copy would
         /// retain and release everything the request holds, once per push.
-        func withRequest<Result, Failure: Error>(
+        mutating func withRequest<Result, Failure: Error>(
             of ticket: ConnectionStateMachine.Ticket, _ body: (borrowing PushRequest) throws(Failure) -> Result
         ) throws(Failure) -> Result? {
             try rows.withUnsafeBufferPointer { (rows) throws(Failure) -> Result? in
@@ -47,7 +48,7 @@ extension APNsConnection {
         }
 
         /// The `apns-id` that `ticket`'s request carries, if it is still waiting.
-        func sentID(of ticket: ConnectionStateMachine.Ticket) -> APNsID? {
+        mutating func sentID(of ticket: ConnectionStateMachine.Ticket) -> APNsID? {
             rows.withUnsafeBufferPointer { $0[Int(ticket)]?.submission.request.apnsID }
         }
 

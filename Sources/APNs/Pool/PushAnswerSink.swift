@@ -4,12 +4,15 @@ import Synchronization
 /// The receiving end of one batch: each connection hands it the answers of a turn at once, and the last answer
 /// ends the stream.
 final class PushAnswerSink: Sendable {
+    /// How many answers the batch expects in all.
+    let size: Int
     private let output: PushAnswers.Continuation
     private let unanswered: Atomic<Int>
     private let abandoned = Atomic(false)
 
     init(output: PushAnswers.Continuation, count: Int) {
         self.output = output
+        size = count
         unanswered = Atomic(count)
     }
 
