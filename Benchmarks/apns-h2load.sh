@@ -2,7 +2,7 @@
 # Compares Herald's APNs client with h2load (nghttp2-client) against the same server, with the same
 # provider token, payload, request count, connection count and stream limit, and prints both rates.
 #
-#   Benchmarks/apns-h2load.sh                      # 5 rounds of 100000 pushes over 2 connections, nghttpd
+#   Benchmarks/apns-h2load.sh                      # 7 rounds of 100000 pushes over 2 connections, nghttpd
 #   SERVER=mock Benchmarks/apns-h2load.sh          # against apns-mock (swift-nio) instead
 #   REQUESTS=200000 CONNECTIONS=4 ROUNDS=5 Benchmarks/apns-h2load.sh
 #
@@ -18,7 +18,7 @@
 # The ratio is the median of the rounds' ratios: a client and its h2load run follow each other, so a machine that
 # speeds up or slows down between rounds moves both.
 # Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000), BATCH (20),
-# ENGINE_BATCH (500; 0 skips), ROUNDS (5), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use
+# ENGINE_BATCH (500; 0 skips), ROUNDS (7), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use
 # the binaries there).
 set -euo pipefail
 
@@ -27,7 +27,7 @@ CONNECTIONS=${CONNECTIONS:-2}
 STREAMS=${STREAMS:-1000}
 BATCH=${BATCH:-20}
 ENGINE_BATCH=${ENGINE_BATCH:-500}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 SERVER=${SERVER:-nghttpd}
 PORT=${PORT:-9444}
 # Pushes each client sends before it is measured; the server's CPU under the client includes them.
