@@ -36,6 +36,10 @@ let cLibraries: [Target] = [
 
 let foundationTargets: [Target] = [
     .target(
+        name: "PollSupport",
+        swiftSettings: strictSettings
+    ),
+    .target(
         name: "Cryptography",
         dependencies: ["COpenSSL"],
         swiftSettings: strictSettings
@@ -44,6 +48,7 @@ let foundationTargets: [Target] = [
         name: "Postgres",
         dependencies: [
             "CLibPQ",
+            "PollSupport",
             .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strictSettings
@@ -151,6 +156,7 @@ let apnsTargets: [Target] = [
             "APNsCore",
             "CNghttp2",
             "Cryptography",
+            "PollSupport",
             .product(name: "Logging", package: "swift-log"),
         ],
         swiftSettings: strictSettings

@@ -2,6 +2,7 @@ import APNsCore
 import Cryptography
 import Foundation
 import Logging
+import PollSupport
 import Synchronization
 
 /// One HTTP/2 connection to APNs, run with its pool's other connections by one ``ConnectionThread`` under `poll`, so

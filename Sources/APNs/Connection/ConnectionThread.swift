@@ -1,4 +1,5 @@
 import Foundation
+import PollSupport
 import Synchronization
 
 #if canImport(Glibc)

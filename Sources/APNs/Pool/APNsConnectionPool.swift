@@ -1,6 +1,7 @@
 public import APNsCore
 public import Cryptography
 public import Logging
+import PollSupport
 import Synchronization
 
 /// N connections to one APNs endpoint for one team, sharing one provider token; each request goes to
@@ -22,7 +23,13 @@ public final class APNsConnectionPool: PushTransport {
     /// - Throws: ``TLSError`` when the TLS configuration is unusable (for example an unreadable CA file).
     public init(configuration: APNsClientConfiguration, tokens: ProviderTokenSource, logger: Logger) throws(TLSError) {
         let context = try TLSContext(configuration: configuration.tls)
-        let wakePipe = WakePipe()
+        let wakePipe: WakePipe
+        do {
+            wakePipe = try WakePipe()
+        } catch {
+            // Only a process out of descriptors gets here, which no configuration or request can fix.
+            preconditionFailure("\(error)")
+        }
         connections = (0..<configuration.connectionCount).map {
             APNsConnection(
                 id: $0, configuration: configuration, tlsContext: context, tokens: tokens, wakePipe: wakePipe,

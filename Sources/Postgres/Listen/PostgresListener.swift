@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 public import Logging
+import PollSupport
 import Synchronization
 
 /// Receives `NOTIFY` messages on one dedicated session.
@@ -37,7 +38,11 @@ public final class PostgresListener: Sendable {
     public init(configuration: PostgresConfiguration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
-        wakePipe = try WakePipe()
+        do {
+            wakePipe = try WakePipe()
+        } catch {
+            throw PostgresError(kind: .invalidUsage, message: error.description)
+        }
         let thread = Thread { [self] in self.runLoop() }
         thread.name = "herald.postgres.listen"
         thread.start()
