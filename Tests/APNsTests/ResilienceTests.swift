@@ -172,6 +172,27 @@ extension Networked {
             #expect(releasedTokens == nil, "the pool's thread still held a loop after the pool stopped")
         }
 
+        /// A pool stopped the moment it started still frees everything before its run returns: the thread may not have
+        /// begun when the stop arrives.
+        @Test func poolStoppedAtOnceHasFreedItsLoops() async throws {
+            let harness = try await MockHarness.start()
+            defer { Task { try await harness.stop() } }
+            for _ in 0..<20 {
+                weak var releasedTokens: ProviderTokenSource?
+                do {
+                    let tokens = try harness.tokenSource()
+                    releasedTokens = tokens
+                    let pool = try APNsConnectionPool(
+                        configuration: harness.configuration(connections: 2), tokens: tokens,
+                        logger: Logger(label: "test"))
+                    let runner = Task { await pool.run() }
+                    runner.cancel()
+                    await runner.value
+                }
+                #expect(releasedTokens == nil, "the pool's run returned before its loops were freed")
+            }
+        }
+
         /// An idle connection pings; the mock answers, so the connection is kept (an unanswered ping would
         /// make the client reconnect after the ping timeout).
         @Test func idleConnectionPingsAndStaysOpen() async throws {

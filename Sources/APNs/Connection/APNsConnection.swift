@@ -83,7 +83,8 @@ final class APNsConnection: Sendable {
         loop = Mutex(Loop(id: id, configuration: configuration, tlsContext: tlsContext, tokens: tokens, logger: logger))
     }
 
-    /// Hands the loop to the thread that runs it, once. Connects lazily, on the first request.
+    /// Hands the loop over to the pool's thread, once; from then on ``stop()`` waits for it to end. Connects lazily, on
+    /// the first request.
     func takeLoop() -> Loop? {
         guard let taken = loop.withLock({ $0.take() }) else { return nil }
         taken.attach(to: self)

@@ -14,9 +14,13 @@ import Synchronization
 /// handshake, which block, run on a short-lived thread of their own (see ``APNsConnection/Loop``), so a reconnect
 /// never stalls the other connections.
 final class ConnectionThread: Sendable {
+    private typealias Served = (connection: APNsConnection, loop: APNsConnection.Loop)
+
     private let connections: [APNsConnection]
     private let wakePipe: WakePipe
     private let started = Atomic(false)
+    /// The loops between ``start()``, which takes them (so a stop from then on waits for them), and the thread.
+    private let handover = Mutex<[Served]>([])
 
     init(connections: [APNsConnection], wakePipe: WakePipe) {
         self.connections = connections
@@ -26,16 +30,19 @@ final class ConnectionThread: Sendable {
     /// Starts the thread; it ends once every connection has been stopped.
     func start() {
         guard started.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+        let served: [Served] = connections.compactMap { connection in connection.takeLoop().map { (connection, $0) } }
+        handover.withLock { $0 = served }
         let thread = Thread { [self] in run() }
         thread.name = "apns-connections"
         thread.start()
     }
 
-    private typealias Served = (connection: APNsConnection, loop: APNsConnection.Loop)
-
     private func run() {
-        // Taken here, so that nothing but this function holds the loops: each is freed as soon as it ends.
-        var served: [Served] = connections.compactMap { connection in connection.takeLoop().map { (connection, $0) } }
+        // Taken out, so that nothing but this function holds the loops: each is freed as soon as it ends.
+        var served = handover.withLock { handed in
+            defer { handed = [] }
+            return handed
+        }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var descriptors: [pollfd] = []
         /// For each polled socket, the index in `served` of its connection.
