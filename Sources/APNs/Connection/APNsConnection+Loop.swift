@@ -140,15 +140,25 @@ extension APNsConnection {
             guard let connection = owner else { return }
             connecting = true
             let (endpoint, context, timeout) = (configuration.endpoint, tlsContext, configuration.connectTimeout)
-            let thread = Thread {
-                let result = Result { () throws(TLSError) in
-                    try TLSClientConnection(
-                        host: endpoint.host, port: endpoint.port, context: context, timeout: timeout)
-                }
-                connection.connectFinished(APNsConnection.ConnectOutcome(result: result))
+            // Weak: once the outcome is handed over the loop may end, and it must hold OpenSSL's objects last.
+            let thread = Thread { [weak context] in
+                var outcome: APNsConnection.ConnectOutcome? = .init(
+                    result: Self.makeConnection(to: endpoint, context: context, timeout: timeout))
+                connection.connectFinished(&outcome)
             }
             thread.name = "apns-connect-\(id)"
             thread.start()
+        }
+
+        /// A function of its own, so that its reference to the context ends before the outcome is handed over.
+        private static func makeConnection(
+            to endpoint: APNsEndpoint, context: TLSContext?, timeout: Duration
+        ) -> Result<TLSClientConnection, TLSError> {
+            // The loop keeps its context until the connect thread is done, so this only guards the impossible.
+            guard let context else { return .failure(.configurationFailed("the connection was stopped")) }
+            return Result { () throws(TLSError) in
+                try TLSClientConnection(host: endpoint.host, port: endpoint.port, context: context, timeout: timeout)
+            }
         }
 
         private func finishConnecting(_ outcome: APNsConnection.ConnectOutcome) {

@@ -102,9 +102,11 @@ final class APNsConnection: Sendable {
         waiter?.resume()
     }
 
-    /// The connect thread is done; the connection's thread takes the outcome on its next turn.
-    func connectFinished(_ outcome: ConnectOutcome) {
-        inbox.withLock { $0.connectOutcome = outcome }
+    /// The connect thread is done; the connection's thread takes the outcome on its next turn. The outcome is taken
+    /// out of the caller's hands under the lock, so the connect thread holds none of it once the loop can see it: the
+    /// loop may then close the connection and end, and it must be the last to hold OpenSSL's objects.
+    func connectFinished(_ outcome: inout ConnectOutcome?) {
+        inbox.withLock { $0.connectOutcome = outcome.take() }
         wake()
     }
 
