@@ -41,7 +41,7 @@ let foundationTargets: [Target] = [
     ),
     .target(
         name: "Cryptography",
-        dependencies: ["COpenSSL"],
+        dependencies: ["COpenSSL", "PollSupport"],
         swiftSettings: strictSettings
     ),
     .target(

@@ -71,7 +71,7 @@ final class ConnectionThread: Sendable {
             }
             let nextTick = served.lazy.map(\.loop.nextTick).min()!
             let timeout = mayBlock ? nextTick - ContinuousClock.now : .zero
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(timeout))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), pollMilliseconds(timeout))
             if ready > 0 {
                 if descriptors[0].revents != 0 { wakePipe.drain() }
                 for (position, owner) in socketOwners.enumerated() where descriptors[position + 1].revents != 0 {
@@ -86,14 +86,5 @@ final class ConnectionThread: Sendable {
     /// may return; a function of its own, so that no local outlives the removal.
     private static func end(at index: Int, of served: inout [Served]) -> APNsConnection {
         served.remove(at: index).connection
-    }
-
-    /// `timeout` in whole milliseconds, rounded up: rounding a wait of under a millisecond down to none would spin.
-    private static func milliseconds(_ timeout: Duration) -> Int32 {
-        let (seconds, attoseconds) = timeout.components
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        return max(
-            0,
-            Int32(clamping: seconds * 1000 + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond))
     }
 }

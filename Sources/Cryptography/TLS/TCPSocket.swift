@@ -1,3 +1,5 @@
+import PollSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -69,11 +71,8 @@ enum TCPSocket {
         while true {
             let remaining = deadline - .now
             guard remaining > .zero else { return false }
-            let milliseconds = Int32(
-                clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
-                    + 1)
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = poll(&entry, 1, milliseconds)
+            let ready = poll(&entry, 1, pollMilliseconds(remaining))
             if ready > 0 { return true }
             if ready < 0 && errno != EINTR { throw .ioFailed("poll: \(String(cString: strerror(errno)))") }
         }

@@ -209,9 +209,7 @@ public final class PostgresListener: Sendable {
 
     private func waitForWake(timeout: Duration) {
         var descriptor = pollfd(fd: wakePipe.readDescriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(
-            timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        if poll(&descriptor, 1, milliseconds) > 0 { wakePipe.drain() }
+        if poll(&descriptor, 1, pollMilliseconds(timeout)) > 0 { wakePipe.drain() }
     }
 }
 
