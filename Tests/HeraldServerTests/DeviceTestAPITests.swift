@@ -52,6 +52,9 @@ import Testing
             let byAdmin = try await api.call(
                 .post, "/api/v1/devices/\(ids[1])/test", headers: harness.admin(actingFor: "alice"))
             #expect(byAdmin.status == .accepted)
+            // Expanded before anything below, which the server's loop would otherwise do at any later moment: on a busy
+            // machine after the snapshot that must see no change, writing its delivery or suppression there.
+            _ = try await harness.waitForExpansion(try #require(byAdmin.json?["id"]?.stringValue))
             let notMine = try await api.call(
                 .post, "/api/v1/devices/\(ids[0])/test", headers: try harness.user("mallory"))
             #expect(notMine.status == .notFound)
