@@ -75,7 +75,7 @@ struct DeliveryBench: AsyncParsableCommand {
             tokens: tokens, logger: logger)
         let poolTask = Task { await pool.run() }
 
-        let raw = try await rawClientRate(pool: pool)
+        let raw = try await rawClientRate(pool: pool, client: client)
         print(
             String(format: "raw APNs client: %d pushes in %.2f s = %.0f pushes/s", rawRequests, raw.seconds, raw.rate))
 
@@ -99,6 +99,23 @@ struct DeliveryBench: AsyncParsableCommand {
                 format: "result: row-to-APNs latency at %d deliveries/s | p99 %.1f ms | p50 %.1f ms | — | —",
                 engine.steadyRate, engine.p99, engine.p50))
 
+        // The engine's old row versions are cleaned up first: an engine writing only log rows would leave none, and
+        // autovacuum working through them would slow the floor down.
+        try await client.execute("VACUUM deliveries")
+        let floor = try await LogRowFloor(client: client, rows: rawRequests, batchSize: batchSize)
+        let logged = try await rawClientRate(pool: pool, client: client, logRows: floor)
+        print(
+            String(
+                format: "raw APNs client writing the engine's log rows: %d pushes in %.2f s = %.0f pushes/s "
+                    + "(%.0f%% of the raw client)", rawRequests, logged.seconds, logged.rate,
+                100 * logged.rate / raw.rate))
+        print(
+            String(
+                format: "result: raw client + each batch's log rows (one COPY and commit), the most an engine that "
+                    + "logs every push can reach | %.0f pushes/s | raw client %.0f pushes/s | %.2f | —", logged.rate,
+                raw.rate,
+                logged.rate / raw.rate))
+
         poolTask.cancel()
         await poolTask.value
         try await mock.stop()
@@ -109,7 +126,10 @@ struct DeliveryBench: AsyncParsableCommand {
 
     /// The raw client: `rawRequests` pushes in batches of `batchSize` through the engine's batch path, with
     /// `inFlight` pushes awaiting an answer at once, as apns-bench measures; the requests are built beforehand.
-    private func rawClientRate(pool: APNsConnectionPool) async throws -> (seconds: Double, rate: Double) {
+    /// With `logRows`, each batch's answers are followed by that batch's log rows, written as the engine writes them.
+    private func rawClientRate(
+        pool: APNsConnectionPool, client: PostgresClient, logRows: LogRowFloor? = nil
+    ) async throws -> (seconds: Double, rate: Double) {
         let token = DeviceToken(hex: String(repeating: "ab", count: 32))!
         let payload = try Payload(
             aps: APS(
@@ -125,7 +145,7 @@ struct DeliveryBench: AsyncParsableCommand {
         }
         let senders = max(1, min(inFlight / batchSize, batches.count))
         let started = ContinuousClock.now
-        let failures = await withTaskGroup(of: Int.self) { group in
+        let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             for sender in 0..<senders {
                 group.addTask {
                     var failures = 0
@@ -133,11 +153,16 @@ struct DeliveryBench: AsyncParsableCommand {
                         for await chunk in pool.send(batches[index]) {
                             for answer in chunk { if case .accepted = answer.result {} else { failures += 1 } }
                         }
+                        if let logRows {
+                            _ = try await client.withTransaction {
+                                try await $0.copy(logRows.batches[index], into: "push_notification_logs")
+                            }
+                        }
                     }
                     return failures
                 }
             }
-            return await group.reduce(0, +)
+            return try await group.reduce(0, +)
         }
         let seconds = (ContinuousClock.now - started).benchSeconds
         if failures > 0 { print("raw client failures: \(failures)") }

@@ -137,7 +137,8 @@ extension DeliveryStore {
         _ = try await client.query(Self.markUsedStatement, bindings)
     }
 
-    static let logColumns = [
+    /// The columns of a log row the engine writes, in the order it writes them.
+    public static let logColumns = [
         "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status", "feedback_id",
         "project_id", "payload", "error_message", "apns_id", "environment", "attempt", "http_status", "apns_reason",
         "latency_ms",
