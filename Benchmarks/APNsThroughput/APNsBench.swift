@@ -51,11 +51,12 @@ struct APNsBench: AsyncParsableCommand {
                 try PushRequest(deviceToken: token, bundleID: bundleID, pushType: .alert, payloadJSON: payloadJSON)
             }
         }
-        _ = try await Self.send(try makeRequests(warmup), inFlight: inFlight, batch: batch, pool: pool)
-        let measured = try makeRequests(requests)
+        _ = try await Self.send(
+            Self.batches(of: try makeRequests(warmup), size: batch), inFlight: inFlight, pool: pool)
+        let measured = Self.batches(of: try makeRequests(requests), size: batch)
         let started = ContinuousClock.now
         let cpuBefore = Self.processCPUSeconds()
-        let (latencies, answers) = try await Self.send(measured, inFlight: inFlight, batch: batch, pool: pool)
+        let (latencies, answers) = try await Self.send(measured, inFlight: inFlight, pool: pool)
         let cpu = Self.processCPUSeconds() - cpuBefore
         let elapsed = ContinuousClock.now - started
         runner.cancel()
@@ -77,22 +78,28 @@ struct APNsBench: AsyncParsableCommand {
                 + answers.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "))
     }
 
-    /// Sends `requests` from concurrent senders that keep `inFlight` pushes in flight in all, each sending `batch`
-    /// pushes at a time and waiting for all their answers (as the delivery engine's workers do); returns latencies
-    /// (ms) and how many answers had each HTTP status ("none" when no answer came).
-    static func send(
-        _ requests: [PushRequest], inFlight: Int, batch: Int, pool: APNsConnectionPool
-    ) async throws -> ([Double], [String: Int]) {
-        let batch = max(1, batch)
-        let batches = stride(from: 0, to: requests.count, by: batch).map {
-            Array(requests[$0..<min($0 + batch, requests.count)])
+    /// `requests` cut into batches of `size`, before the clock starts, as the delivery engine has each batch's
+    /// requests in an array of their own.
+    static func batches(of requests: [PushRequest], size: Int) -> [[PushRequest]] {
+        stride(from: 0, to: requests.count, by: max(1, size)).map {
+            Array(requests[$0..<min($0 + max(1, size), requests.count)])
         }
+    }
+
+    /// Sends `batches` from concurrent senders that keep `inFlight` pushes in flight in all, each sending a batch at
+    /// a time and waiting for all its answers (as the delivery engine's workers do); returns latencies (ms) and how
+    /// many answers had each HTTP status ("none" when no answer came).
+    static func send(
+        _ batches: [[PushRequest]], inFlight: Int, pool: APNsConnectionPool
+    ) async throws -> ([Double], [String: Int]) {
+        let batch = batches.first?.count ?? 1
+        let count = batches.reduce(0) { $0 + $1.count }
         let senders = max(1, min(inFlight / batch, batches.count))
         return try await withThrowingTaskGroup(of: ([Double], [String: Int]).self) { group in
             for sender in 0..<senders {
                 group.addTask {
                     var latencies: [Double] = []
-                    latencies.reserveCapacity(requests.count / senders + batch)
+                    latencies.reserveCapacity(count / senders + batch)
                     // Counted by status in place: naming and hashing a status for every answer showed in the profile.
                     var counts = [Int](repeating: 0, count: Self.statusSlots)
                     func note(_ result: PushResult, _ latency: Duration) {
@@ -116,7 +123,7 @@ struct APNsBench: AsyncParsableCommand {
                 }
             }
             var latencies: [Double] = []
-            latencies.reserveCapacity(requests.count)
+            latencies.reserveCapacity(count)
             var answers: [String: Int] = [:]
             for try await (part, partAnswers) in group {
                 latencies += part

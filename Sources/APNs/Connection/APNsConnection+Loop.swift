@@ -190,14 +190,17 @@ extension APNsConnection {
                 perform(machine.fail(tickets, as: .credentialsUnavailable(error.description)))
                 return
             }
+            // Taken out of `self` while the tickets are opened: handing a stored property on copies it, per push.
+            var block = HeaderBlock()
+            swap(&block, &headerBlock)
+            defer { swap(&block, &headerBlock) }
             for ticket in tickets {
                 // Opening an earlier ticket may have failed this one meanwhile (a lost connection answers everyone).
                 guard machine.isOpening(ticket) else { continue }
                 do throws(HTTP2Session.Failure) {
                     let opened = try waiting.withRequest(of: ticket) { request throws(HTTP2Session.Failure) in
-                        request.writeHeaders(
-                            into: &headerBlock, authority: authority, authorization: token.authorization)
-                        return try session.submitRequest(headerBlock, body: request.payload)
+                        request.writeHeaders(into: &block, authority: authority, authorization: token.authorization)
+                        return try session.submitRequest(block, body: request.payload)
                     }
                     guard let streamID = opened else { continue }
                     waiting.setToken(token, of: ticket)
@@ -222,7 +225,7 @@ extension APNsConnection {
                 }
             }
             switch entry.submission.reply {
-            case .caller(let continuation):
+            case .caller(_, let continuation):
                 continuation.resume(returning: result)
             case .batch(let sink, let index):
                 let answer = PushAnswer(index: index, result: result, latency: waiting.waited(entry, now: now))

@@ -17,22 +17,34 @@ final class APNsConnection: Sendable {
 
     struct Submission: Sendable {
         let ticket: Ticket
-        let request: PushRequest
         let reply: Reply
+
+        /// Runs `body` with the request where it lies. A batch's requests stay in its sink and a submission only
+        /// points at one: copying a request retains its token, topic and payload, whose reference counts the
+        /// callers' threads and the connection's thread would otherwise pass back and forth, several times per push.
+        func withRequest<Result, Failure: Error>(
+            _ body: (borrowing PushRequest) throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            switch reply {
+            case .caller(let request, _): try body(request)
+            case .batch(let sink, let index): try sink.withRequest(at: index, body)
+            }
+        }
     }
 
     /// Where a request's answer goes. Every path answers exactly once: ``Loop`` removes the waiting entry before
     /// answering, and `stop` takes the orphans out of the inbox.
     enum Reply: Sendable {
-        /// One caller awaiting it; unsafe rather than checked, because a checked continuation allocates per push.
-        case caller(UnsafeContinuation<PushResult, Never>)
-        /// A batch's stream, at the request's index in the batch.
+        /// One caller awaiting it, with its request; unsafe rather than checked, because a checked continuation
+        /// allocates per push.
+        case caller(PushRequest, UnsafeContinuation<PushResult, Never>)
+        /// A batch's stream, which holds the batch's requests, at the request's index in the batch.
         case batch(PushAnswerSink, index: Int)
 
         /// Answers at once, alone; the loop gathers a turn's batch answers instead.
         func answer(_ result: PushResult) {
             switch self {
-            case .caller(let continuation): continuation.resume(returning: result)
+            case .caller(_, let continuation): continuation.resume(returning: result)
             case .batch(let sink, let index): sink.deliver([PushAnswer(index: index, result: result, latency: .zero)])
             }
         }

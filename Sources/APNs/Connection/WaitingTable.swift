@@ -43,13 +43,13 @@ extension APNsConnection {
         ) throws(Failure) -> Result? {
             try rows.withUnsafeBufferPointer { (rows) throws(Failure) -> Result? in
                 guard rows[Int(ticket)] != nil else { return nil }
-                return try body(rows[Int(ticket)]!.submission.request)
+                return try rows[Int(ticket)]!.submission.withRequest(body)
             }
         }
 
         /// The `apns-id` that `ticket`'s request carries, if it is still waiting.
         mutating func sentID(of ticket: ConnectionStateMachine.Ticket) -> APNsID? {
-            rows.withUnsafeBufferPointer { $0[Int(ticket)]?.submission.request.apnsID }
+            rows.withUnsafeBufferPointer { $0[Int(ticket)]?.submission.withRequest { $0.apnsID } }
         }
 
         mutating func setToken(_ token: ProviderToken, of ticket: ConnectionStateMachine.Ticket) {

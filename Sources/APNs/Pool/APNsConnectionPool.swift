@@ -56,7 +56,7 @@ public final class APNsConnectionPool: PushTransport {
         let connection = leastBusyConnection(startingAt: Int(ticket % UInt64(connections.count)))
         return await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
-                connection.submit(.init(ticket: ticket, request: request, reply: .caller(continuation)))
+                connection.submit(.init(ticket: ticket, reply: .caller(request, continuation)))
             }
         } onCancel: {
             connection.cancel([ticket])
@@ -71,17 +71,16 @@ public final class APNsConnectionPool: PushTransport {
             output.finish()
             return answers
         }
-        let sink = PushAnswerSink(output: output, count: requests.count)
+        let sink = PushAnswerSink(output: output, requests: requests)
         let lastTicket = nextTicket.add(UInt64(requests.count), ordering: .relaxed).newValue
         let firstTicket = lastTicket - UInt64(requests.count) + 1
         var loads = connections.map { $0.outstanding.load(ordering: .relaxed) }
         var shares = [[APNsConnection.Submission]](repeating: [], count: connections.count)
-        for (index, request) in requests.enumerated() {
+        for index in requests.indices {
             var target = 0
             for candidate in loads.indices where loads[candidate] < loads[target] { target = candidate }
             loads[target] += 1
-            shares[target].append(
-                .init(ticket: firstTicket + UInt64(index), request: request, reply: .batch(sink, index: index)))
+            shares[target].append(.init(ticket: firstTicket + UInt64(index), reply: .batch(sink, index: index)))
         }
         let tickets = shares.map { $0.map(\.ticket) }
         output.onTermination = { [connections] termination in

@@ -1,19 +1,28 @@
 import APNsCore
 import Synchronization
 
-/// The receiving end of one batch: each connection hands it the answers of a turn at once, and the last answer
-/// ends the stream.
+/// One batch: its requests, which the connections read in place until they are answered, and the receiving end of
+/// its answers. Each connection hands it the answers of a turn at once, and the last answer ends the stream.
 final class PushAnswerSink: Sendable {
     /// How many answers the batch expects in all.
     let size: Int
+    private let requests: [PushRequest]
     private let output: PushAnswers.Continuation
     private let unanswered: Atomic<Int>
     private let abandoned = Atomic(false)
 
-    init(output: PushAnswers.Continuation, count: Int) {
+    init(output: PushAnswers.Continuation, requests: [PushRequest]) {
         self.output = output
-        size = count
-        unanswered = Atomic(count)
+        self.requests = requests
+        size = requests.count
+        unanswered = Atomic(requests.count)
+    }
+
+    /// Runs `body` with the request at `index` in the batch, without copying it.
+    func withRequest<Result, Failure: Error>(
+        at index: Int, _ body: (borrowing PushRequest) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try requests.withUnsafeBufferPointer { (requests) throws(Failure) -> Result in try body(requests[index]) }
     }
 
     /// The consumer left the stream. A cancelled stream is finished only after its termination handler returns, so
