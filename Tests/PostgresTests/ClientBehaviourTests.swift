@@ -154,9 +154,10 @@ import Testing
             let victim = try await client.withConnection { try await $0.backendProcessID() }
             let killer = PostgresClient(configuration: configuration, logger: Logger(label: "killer"))
             defer { killer.shutdown() }
-            #expect(try await killer.query("SELECT pg_terminate_backend(\(victim))").scalar(Bool.self))
-            // Give the server a moment to close the socket, as it does asynchronously.
-            try await Task.sleep(for: .milliseconds(100))
+            // Terminating only signals the backend; with a timeout the call returns once the process has exited,
+            // and with it its socket. A fixed pause was not enough on a loaded machine: the pool's check on acquire
+            // still found the session open and handed it out just before it died.
+            #expect(try await killer.query("SELECT pg_terminate_backend(\(victim), 30000)").scalar(Bool.self))
             let replacement = try await client.withConnection { try await $0.backendProcessID() }
             #expect(replacement != victim)
             #expect(try await client.query("SELECT 41 + 1").scalar(Int32.self) == 42)
