@@ -15,11 +15,10 @@ struct LogRowFloor {
     init(client: PostgresClient, rows count: Int, batchSize: Int) async throws {
         let columns = DeliveryStore.logColumns
         let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: """
-                    SELECT \(columns.joined(separator: ", ")) FROM push_notification_logs
-                    ORDER BY created_at, id LIMIT \(count)
-                    """))
+            """
+            SELECT \(unescaped: columns.joined(separator: ", ")) FROM push_notification_logs
+            ORDER BY created_at, id LIMIT \(count)
+            """)
         var batches: [PostgresCopyRows] = []
         var batch = PostgresCopyRows(columns: columns)
         for row in rows {
