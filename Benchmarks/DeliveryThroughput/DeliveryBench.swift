@@ -35,12 +35,15 @@ struct DeliveryBench: AsyncParsableCommand {
     static let bundleID = "com.example.herald"
 
     func run() async throws {
+        try await EmbeddedPostgres.withDatabase(
+            url: ProcessInfo.processInfo.environment["DATABASE_URL"], options: .init(durable: !nonDurable)
+        ) { url in try await measure(databaseURL: url) }
+    }
+
+    /// Every measurement against the database at `url`.
+    private func measure(databaseURL url: String) async throws {
         var logger = Logger(label: "delivery-bench")
         logger.logLevel = .warning
-        let cluster: EmbeddedPostgres? =
-            ProcessInfo.processInfo.environment["DATABASE_URL"] == nil
-            ? try await EmbeddedPostgres.start(options: .init(durable: !nonDurable)) : nil
-        let url = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? cluster!.url()
         let client = PostgresClient(
             configuration: try PostgresConfiguration(url), options: .init(maximumConnections: workers + 6),
             logger: logger)
@@ -121,7 +124,6 @@ struct DeliveryBench: AsyncParsableCommand {
         try await mock.stop()
         client.shutdown()
         try? FileManager.default.removeItem(atPath: caFile)
-        await cluster?.stop()
     }
 
     /// The raw client: `rawRequests` pushes in batches of `batchSize` through the engine's batch path, with

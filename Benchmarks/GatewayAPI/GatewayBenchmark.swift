@@ -29,13 +29,15 @@ struct GatewayBenchmark {
 
     nonisolated static func run() async throws {
         let options = Options(CommandLine.arguments.dropFirst())
+        try await EmbeddedPostgres.withDatabase(
+            url: ProcessInfo.processInfo.environment["DATABASE_URL"], options: .init(durable: true)
+        ) { url in try await measure(databaseURL: url, options: options) }
+    }
+
+    /// Both measurements against the database at `url`.
+    nonisolated static func measure(databaseURL url: String, options: Options) async throws {
         var logger = Logger(label: "herald.bench")
         logger.logLevel = .warning
-
-        let cluster: EmbeddedPostgres? =
-            ProcessInfo.processInfo.environment["DATABASE_URL"] == nil
-            ? try await EmbeddedPostgres.start(options: .init(durable: true)) : nil
-        let url = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? cluster!.url()
         let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: logger)
         defer { client.shutdown() }
         let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
@@ -53,7 +55,6 @@ struct GatewayBenchmark {
             client: client, databaseURL: url, base: base, secret: Array(secret.utf8), options: options)
         let fanOut = try await fanOut(client: client, base: base, options: options)
         server.stop()
-        await cluster?.stop()
 
         print("\n== against the floors (same run, same database)")
         print(registrations.line)

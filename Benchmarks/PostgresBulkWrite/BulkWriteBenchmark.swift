@@ -18,12 +18,14 @@ struct BulkWriteBenchmark {
     /// Off the main actor, like a server's request handlers.
     nonisolated static func run() async throws {
         let rowCount = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 100_000
-        let logger = Logger(label: "herald.bench")
+        try await EmbeddedPostgres.withDatabase(
+            url: ProcessInfo.processInfo.environment["DATABASE_URL"], options: .init(durable: true)
+        ) { url in try await writeRows(databaseURL: url, rowCount: rowCount) }
+    }
 
-        let cluster: EmbeddedPostgres? =
-            ProcessInfo.processInfo.environment["DATABASE_URL"] == nil
-            ? try await EmbeddedPostgres.start(options: .init(durable: true)) : nil
-        let adminURL = ProcessInfo.processInfo.environment["DATABASE_URL"] ?? cluster!.url()
+    /// Writes `rowCount` log rows each way into the database at `adminURL`.
+    nonisolated static func writeRows(databaseURL adminURL: String, rowCount: Int) async throws {
+        let logger = Logger(label: "herald.bench")
         let migrations = try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!)
         let client = PostgresClient(configuration: try PostgresConfiguration(adminURL), logger: logger)
         try await Migrator(client: client, migrations: migrations, logger: logger).up()
@@ -116,7 +118,5 @@ struct BulkWriteBenchmark {
             }
         }
         client.shutdown()
-        await cluster?.stop()
-
     }
 }
