@@ -130,6 +130,7 @@ client_run() {
     echo "$out"
 }
 rate_of() { sed -n 's/.* = \([0-9.]*\) pushes\/s.*/\1/p' <<<"$1"; }
+ratio() { awk -v c="$1" -v h="$2" 'BEGIN { printf "%.3f", c / h }'; }
 
 CLIENT_RATES=()
 H2LOAD_RATES=()
@@ -153,12 +154,12 @@ for round in $(seq "$ROUNDS"); do
     echo "round $round: $CLIENT; server CPU $(per_request "$TICKS_BEFORE_CLIENT" "$TICKS_AFTER_CLIENT" $((REQUESTS + WARMUP))) µs per request"
     H2LOAD_CPU=$(awk -v n="$REQUESTS" '/^cpu / { printf "%.2f", ($2 + $3) * 1e6 / n }' <<<"$H2LOAD")
     echo "round $round: h2load $(grep '^finished' <<<"$H2LOAD"); CPU $H2LOAD_CPU µs per request; server CPU $(per_request "$TICKS_BEFORE_H2LOAD" "$TICKS_AFTER_H2LOAD" "$REQUESTS") µs per request"
-    RATIO=$(awk -v c="$CLIENT_RATE" -v h="$H2LOAD_RATE" 'BEGIN { printf "%.3f", c / h }')
+    RATIO=$(ratio "$CLIENT_RATE" "$H2LOAD_RATE")
     CLIENT_RATES+=("$CLIENT_RATE")
     H2LOAD_RATES+=("$H2LOAD_RATE")
     RATIOS+=("$RATIO")
     if ((ENGINE_BATCH > 0)); then
-        ENGINE_RATIOS+=("$(awk -v c="$(rate_of "$ENGINE_CLIENT")" -v h="$H2LOAD_RATE" 'BEGIN { printf "%.3f", c / h }')")
+        ENGINE_RATIOS+=("$(ratio "$(rate_of "$ENGINE_CLIENT")" "$H2LOAD_RATE")")
         echo "round $round: batches of $ENGINE_BATCH: $ENGINE_CLIENT"
     fi
     echo "round $round: client / h2load $RATIO${ENGINE_RATIOS:+, batches of $ENGINE_BATCH ${ENGINE_RATIOS[-1]}}"

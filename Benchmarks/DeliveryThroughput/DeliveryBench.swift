@@ -78,7 +78,7 @@ struct DeliveryBench: AsyncParsableCommand {
             tokens: tokens, logger: logger)
         let poolTask = Task { await pool.run() }
 
-        let raw = try await rawClientRate(pool: pool, client: client)
+        let raw = try await rawClientRate(pool: pool)
         print(
             String(format: "raw APNs client: %d pushes in %.2f s = %.0f pushes/s", rawRequests, raw.seconds, raw.rate))
 
@@ -106,7 +106,7 @@ struct DeliveryBench: AsyncParsableCommand {
         // autovacuum working through them would slow the floor down.
         try await client.execute("VACUUM deliveries")
         let floor = try await LogRowFloor(client: client, rows: rawRequests, batchSize: batchSize)
-        let logged = try await rawClientRate(pool: pool, client: client, logRows: floor)
+        let logged = try await rawClientRate(pool: pool, logRows: floor)
         print(
             String(
                 format: "raw APNs client writing the engine's log rows: %d pushes in %.2f s = %.0f pushes/s "
@@ -130,7 +130,7 @@ struct DeliveryBench: AsyncParsableCommand {
     /// `inFlight` pushes awaiting an answer at once, as apns-bench measures; the requests are built beforehand.
     /// With `logRows`, each batch's answers are followed by that batch's log rows, written as the engine writes them.
     private func rawClientRate(
-        pool: APNsConnectionPool, client: PostgresClient, logRows: LogRowFloor? = nil
+        pool: APNsConnectionPool, logRows: LogRowFloor? = nil
     ) async throws -> (seconds: Double, rate: Double) {
         let token = DeviceToken(hex: String(repeating: "ab", count: 32))!
         let payload = try Payload(
@@ -155,11 +155,7 @@ struct DeliveryBench: AsyncParsableCommand {
                         for await chunk in pool.send(batches[index]) {
                             for answer in chunk { if case .accepted = answer.result {} else { failures += 1 } }
                         }
-                        if let logRows {
-                            _ = try await client.withTransaction {
-                                try await $0.copy(logRows.batches[index], into: "push_notification_logs")
-                            }
-                        }
+                        try await logRows?.write(batch: index)
                     }
                     return failures
                 }

@@ -10,9 +10,11 @@ import Postgres
 /// binary COPY into `push_notification_logs` and a commit, but once per batch where the engine writes once per chunk
 /// of answers: if anything the floor is low.
 struct LogRowFloor {
-    let batches: [PostgresCopyRows]
+    private let client: PostgresClient
+    private let batches: [PostgresCopyRows]
 
     init(client: PostgresClient, rows count: Int, batchSize: Int) async throws {
+        self.client = client
         let columns = DeliveryStore.logColumns
         let rows = try await client.query(
             """
@@ -33,6 +35,11 @@ struct LogRowFloor {
             throw PostgresError(kind: .invalidUsage, message: "the engine left fewer than \(count) log rows")
         }
         self.batches = batches
+    }
+
+    /// Writes the log rows of the raw client's batch `index` in a transaction of their own.
+    func write(batch index: Int) async throws {
+        _ = try await client.withTransaction { try await $0.copy(batches[index], into: "push_notification_logs") }
     }
 
     /// One log row's values in ``DeliveryStore/logColumns`` order, with their stored types.

@@ -27,8 +27,8 @@ public final class APNsConnectionPool: PushTransport {
         do {
             wakePipe = try WakePipe()
         } catch {
-            // Only a process out of descriptors gets here, which no configuration or request can fix.
-            preconditionFailure("\(error)")
+            // A process out of descriptors: said at start-up like any other reason the pool cannot run.
+            throw .ioFailed(error.description)
         }
         connections = (0..<configuration.connectionCount).map {
             APNsConnection(
