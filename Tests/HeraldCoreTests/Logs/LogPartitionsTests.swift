@@ -35,6 +35,12 @@ import Testing
             """)
     }
 
+    /// Noon UTC of the day `offset` from now.
+    static func midday(_ offset: TimeInterval) -> Date {
+        let now = Date().addingTimeInterval(offset).timeIntervalSince1970
+        return Date(timeIntervalSince1970: (now / Self.day).rounded(.down) * Self.day + Self.day / 2)
+    }
+
     static func count(_ client: PostgresClient, in table: String = "push_notification_logs") async throws -> Int {
         try await client.query("SELECT count(*) FROM \(identifier: table)").scalar(Int.self)
     }
@@ -85,7 +91,8 @@ import Testing
     @Test func aDayWithoutPartitionWritesToTheDefaultOneUntilItIsMade() async throws {
         let client = try Self.client(try await TestDatabases.shared.heraldDatabase())
         defer { client.shutdown() }
-        let later = Date().addingTimeInterval(300 * Self.day)
+        // Midday UTC, so the five rows a minute apart before it share its day whatever the time of the run.
+        let later = Self.midday(300 * Self.day)
         try await Self.insertRows(client, count: 5, every: 60, newest: later)
         try await Self.insertRows(client, count: 3, every: 60, newest: later.addingTimeInterval(20 * Self.day))
         #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 8)
