@@ -223,9 +223,9 @@ struct DeliveryBench: AsyncParsableCommand {
             SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
                 count(*)
             FROM (
-                SELECT extract(epoch FROM l.created_at - d.created_at) * 1000 AS ms
-                FROM push_notification_logs AS l JOIN deliveries AS d ON d.id = l.delivery_id
-                WHERE d.created_at >= \(steadyStart)
+                SELECT extract(epoch FROM l.created_at - n.created_at) * 1000 AS ms
+                FROM push_notification_logs AS l JOIN notifications AS n ON n.id = l.notification_id
+                WHERE n.created_at >= \(steadyStart) AND l.status = 'sent'
             ) AS latencies
             """
         ).decode((Double, Double, Int).self)[0]

@@ -1,12 +1,12 @@
 -- What :days days of traffic leave behind in a migrated Herald database, for Benchmarks/logs-at-scale.sh, in three
 -- steps: this file (the directory, the notifications, and the `bench` schema that generates the rest), then
--- bench.fill_days in two sessions at once (the past days of the log), then finish.sql (today's log rows, the
--- finished deliveries, and `bench` dropped).
+-- bench.fill_days in two sessions at once (the past days of the log), then finish.sql (today's log rows, and `bench`
+-- dropped).
 --
 -- :users users with two devices each (:devices), :projects projects, :notifications notifications spread evenly over
 -- the days (the last a minute ago), and :rows delivery-log rows: each notification reaches :rows / :notifications
--- distinct devices, one row per attempt, 50 ms apart. Every final row (all but 'retrying') has its finished delivery,
--- as the engine records it and keeps it until pruned: what GET /api/v1/stats counts. Statuses come from a hash of
+-- distinct devices, one row per attempt, 50 ms apart. Every final row (all but 'retrying') is a finished delivery's
+-- record, as the engine writes it (the delivery leaves the outbox): what GET /api/v1/stats counts. Statuses come from a hash of
 -- the row's number: 93% sent, 2.5% retrying, 2% failed, 1.5% token_expired, 0.5% expired, 0.5% canceled. Ids are
 -- md5 digests or random uuids, as scattered in the indexes as Herald's own.
 --
@@ -14,8 +14,6 @@
 --   * each past day of the log is filled as a plain table with the log's indexes built once the rows are in, then
 --     attached, as Herald makes a day (LogPartitions); today's rows go through the partitioned table like Herald's
 --     own writes;
---   * deliveries are written with their indexes set aside and built afterwards from their own definitions, and
---     without the foreign-key checks (session_replication_role = replica), since every reference is made to exist.
 -- So the indexes are freshly built, a little denser than after a month of random inserts.
 --
 -- psql variables: users, devices, projects, notifications, rows, days.

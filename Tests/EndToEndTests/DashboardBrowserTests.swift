@@ -46,16 +46,13 @@ extension Networked {
                 }
                 let (user, device) = devices[index % 2]
                 let secondsAgo = Double(index + 1) * 90 * 60
-                let delivery = try await harness.client.query(
+                // A finished delivery is its final log row; the notification was made before it.
+                let delivery = UUID()
+                try await harness.client.execute(
                     """
-                    INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, state, attempts,
-                        last_status, last_reason, finished_at, updated_at)
-                    VALUES (\(notification), \(user), \(device), 'sandbox', \(outcome.state), 1, \(outcome.status),
-                        \(outcome.reason), now() - \(secondsAgo) * interval '1 second',
-                        now() - \(secondsAgo) * interval '1 second')
-                    RETURNING id
-                    """
-                ).scalar(UUID.self)
+                    UPDATE notifications SET created_at = now() - \(secondsAgo + 60) * interval '1 second'
+                    WHERE id = \(notification) AND created_at > now() - \(secondsAgo + 60) * interval '1 second'
+                    """)
                 try await harness.client.execute(
                     """
                     INSERT INTO push_notification_logs (user_id, device_token_id, notification_id, delivery_id,

@@ -23,11 +23,19 @@ import Testing
                 json: #"{"userIds":["alice","bob"],"alert":{"body":"hello"}}"#)
             let id = try #require(accepted.json?["id"]?.stringValue)
             _ = try await harness.waitForExpansion(id)
+            // As the engine records it: a retry, then the final answer; the delivery leaves the outbox.
             try await harness.client.execute(
                 """
-                UPDATE deliveries SET state = 'failed', attempts = 2, last_status = 400,
-                    last_reason = 'DeviceTokenNotForTopic', finished_at = now()
-                WHERE notification_id = \(UUID(uuidString: id)!)
+                WITH finished AS (DELETE FROM deliveries WHERE notification_id = \(UUID(uuidString: id)!) RETURNING *)
+                INSERT INTO push_notification_logs (
+                    user_id, device_token_id, notification_id, delivery_id, notification_type, status, environment,
+                    attempt, http_status, apns_reason, created_at)
+                SELECT f.user_id, f.device_token_id, f.notification_id, f.id, f.notification_type, a.status,
+                    f.environment, a.attempt, a.http_status, a.reason, now() + a.later
+                FROM finished AS f CROSS JOIN (VALUES
+                    ('retrying', 1, 503, 'ServiceUnavailable', interval '0'),
+                    ('failed', 2, 400, 'DeviceTokenNotForTopic', interval '1 second')
+                ) AS a (status, attempt, http_status, reason, later)
                 """)
 
             let answer = try await api.call(
@@ -46,6 +54,10 @@ import Testing
             #expect(deliveries.first?["state"] == .string("failed"))
             #expect(deliveries.first?["attempts"] == .int(2))
             #expect(deliveries.first?["lastReason"] == .string("DeviceTokenNotForTopic"))
+            #expect(deliveries.first?["lastStatus"] == .int(400))
+            let status = try await api.call(
+                .get, "/api/v1/notifications/\(id)", headers: harness.bearer(harness.keys[.read]!))
+            #expect(status.json?["deliveries"]?["byState"] == .object(["failed": .int(1)]))
             #expect(suppressed.count == 1)
             #expect(suppressed.first?["userId"] == .string("bob"))
             #expect(suppressed.first?["reason"] == .string("no_active_device"))

@@ -76,11 +76,18 @@ import Testing
             let stopped = try await api.call(.delete, "/api/v1/notifications/\(nowID)", headers: harness.admin())
             #expect(stopped.json?["previousState"] == .string("expanded"))
             #expect(stopped.json?["canceledDeliveries"] == .int(1))
-            let states = try await harness.client.query(
-                "SELECT state, last_reason FROM deliveries WHERE notification_id = \(UUID(uuidString: nowID)!)"
-            ).decode((String, String?).self)
-            #expect(states.map(\.0) == ["canceled"])
-            #expect(states.map(\.1) == ["NotificationCanceled"])
+            #expect(try await harness.count("deliveries") == 0, "a canceled delivery leaves the outbox")
+            let logged = try await harness.client.query(
+                """
+                SELECT status, apns_reason, attempt FROM push_notification_logs
+                WHERE notification_id = \(UUID(uuidString: nowID)!)
+                """
+            ).decode((String, String?, Int).self)
+            #expect(logged.map(\.0) == ["canceled"], "its log row records it")
+            #expect(logged.map(\.1) == ["NotificationCanceled"])
+            #expect(logged.map(\.2) == [0])
+            let counted = try await api.call(.get, "/api/v1/notifications/\(nowID)", headers: send)
+            #expect(counted.json?["deliveries"]?["byState"] == .object(["canceled": .int(1)]))
             let again = try await api.call(.delete, "/api/v1/notifications/\(nowID)", headers: send)
             #expect(again.status == .ok)
             #expect(again.json?["canceledDeliveries"] == .int(0))

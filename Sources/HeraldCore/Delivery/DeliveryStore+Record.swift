@@ -3,30 +3,58 @@ import Foundation
 import Postgres
 
 extension DeliveryStore {
-    /// Writes a batch's results: delivery rows (one UPDATE over arrays) and one log row per attempt
-    /// (COPY) in one transaction, then device changes — deactivations (cancelling the device's pending
-    /// deliveries), environment corrections and `last_used_at` — locking devices in id order so
-    /// concurrent workers cannot deadlock.
+    /// Writes a batch's results in one transaction: a delivery that finished leaves the outbox (DELETE), one still
+    /// open is updated over arrays, and every attempt gets its log row (COPY), which is a finished delivery's record;
+    /// then device changes — deactivations (cancelling the device's pending deliveries), environment corrections and
+    /// `last_used_at` — locking devices in id order so concurrent workers cannot deadlock.
     ///
-    /// Only rows still held by `workerID` are updated: a row whose lease ran out may belong to another worker.
+    /// Only rows still held by `workerID` are deleted or updated: a row whose lease ran out may belong to another
+    /// worker. Its attempt is logged all the same, for the push went out.
     /// - Returns: The devices deactivated.
     public func record(_ attempts: [DeliveryAttempt], workerID: String) async throws -> [DeactivatedDevice] {
         guard !attempts.isEmpty else { return [] }
+        let finished = attempts.filter { $0.outcome.state.isFinal }
+        let open = attempts.filter { !$0.outcome.state.isFinal }
         try await client.withTransaction { connection in
-            let recorded = try await connection.query(
-                Self.recordInPlaceStatement, Self.recordBindings(attempts, workerID: workerID, byLocation: true)
-            ).decode(UUID.self)
-            if recorded.count < attempts.count {
-                let found = Set(recorded)
-                let moved = attempts.filter { !found.contains($0.delivery.id) }
-                _ = try await connection.query(
-                    Self.recordStatement, Self.recordBindings(moved, workerID: workerID, byLocation: false))
+            if !finished.isEmpty {
+                try await Self.write(
+                    finished, on: connection, inPlace: Self.deleteInPlaceStatement, byID: Self.deleteStatement,
+                    bindings: { Self.deleteBindings($0, workerID: workerID, byLocation: $1) })
+            }
+            if !open.isEmpty {
+                try await Self.write(
+                    open, on: connection, inPlace: Self.recordInPlaceStatement, byID: Self.recordStatement,
+                    bindings: { Self.recordBindings($0, workerID: workerID, byLocation: $1) })
             }
             _ = try await connection.copy(try Self.logRows(attempts), into: "push_notification_logs")
         }
         let deactivated = try await deactivateDevices(attempts)
         try await markDevicesUsed(attempts)
         return deactivated
+    }
+
+    /// Runs `inPlace` over `attempts`' claimed rows, then `byID` over those it did not find where the claim left
+    /// them; `bindings` gives a statement's parameters for some attempts, by location or not.
+    private static func write(
+        _ attempts: [DeliveryAttempt], on connection: PostgresConnection, inPlace: PostgresPreparedStatement,
+        byID: PostgresPreparedStatement, bindings: ([DeliveryAttempt], Bool) -> PostgresBindings
+    ) async throws {
+        let written = try await connection.query(inPlace, bindings(attempts, true)).decode(UUID.self)
+        guard written.count < attempts.count else { return }
+        let found = Set(written)
+        let moved = attempts.filter { !found.contains($0.delivery.id) }
+        _ = try await connection.query(byID, bindings(moved, false))
+    }
+
+    /// The ids of `attempts`, then `workerID`, then (`byLocation`) the claimed rows' locations.
+    private static func deleteBindings(
+        _ attempts: [DeliveryAttempt], workerID: String, byLocation: Bool
+    ) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(attempts.map(\.delivery.id))
+        bindings.append(workerID)
+        if byLocation { bindings.append(attempts.map(\.delivery.rowLocation.ctid)) }
+        return bindings
     }
 
     /// The result columns of `attempts`, then `workerID`, then (`byLocation`) the claimed rows' locations.
@@ -144,9 +172,28 @@ extension DeliveryStore {
         "latency_ms",
     ]
 
-    /// Finds each claimed row where the claim left it (a TID scan per row), and returns the ids it recorded.
-    /// Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer this worker's; a row
-    /// moved otherwise (`VACUUM FULL`, say) is missing from the answer and recorded by id with ``recordStatement``.
+    /// Deletes finished deliveries, each found where the claim left it (a TID scan per row), and returns the ids it
+    /// deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer this worker's; a
+    /// row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by id with ``deleteStatement``.
+    static let deleteInPlaceStatement = PostgresPreparedStatement(
+        name: "herald_delivery_delete_in_place",
+        sql: """
+            DELETE FROM deliveries AS d
+            USING unnest($1::uuid[], $3::text[]::tid[]) AS r(id, location)
+            WHERE d.ctid = r.location AND d.id = r.id AND d.state = 'sending' AND d.claimed_by = $2
+            RETURNING d.id
+            """)
+
+    /// Deletes finished deliveries found by id (through the primary key).
+    static let deleteStatement = PostgresPreparedStatement(
+        name: "herald_delivery_delete",
+        sql: """
+            DELETE FROM deliveries AS d
+            WHERE d.id = ANY ($1::uuid[]) AND d.state = 'sending' AND d.claimed_by = $2
+            """)
+
+    /// Records deliveries still open (a retry, an attempt given back), each found where the claim left it, as
+    /// ``deleteInPlaceStatement`` finds them, and returns the ids it recorded.
     static let recordInPlaceStatement = PostgresPreparedStatement(
         name: "herald_delivery_record_in_place",
         sql: """
@@ -160,7 +207,7 @@ extension DeliveryStore {
             RETURNING d.id
             """)
 
-    /// Records rows found by id (through the primary key).
+    /// Records open deliveries found by id (through the primary key).
     static let recordStatement = PostgresPreparedStatement(
         name: "herald_delivery_record",
         sql: """
@@ -171,15 +218,11 @@ extension DeliveryStore {
             WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
             """)
 
-    /// What recording writes, from the `unnest` row `r`: leaving `sending` releases the claim, and a final state
-    /// sets `finished_at`.
+    /// What recording an open delivery writes, from the `unnest` row `r`: leaving `sending` releases the claim.
     private static let recordedColumns = """
         state = r.state, environment = r.environment, attempts = d.attempts - r.refund::int4,
             next_attempt_at = r.next_attempt_at, last_status = NULLIF(r.status, 0)::int4,
-            last_reason = NULLIF(r.reason, ''), claimed_by = NULL, lease_expires_at = NULL,
-            finished_at = CASE WHEN r.state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
-                THEN now() END,
-            updated_at = now()
+            last_reason = NULLIF(r.reason, ''), claimed_by = NULL, lease_expires_at = NULL, updated_at = now()
         """
 
     /// Deactivates only when Apple's knowledge is newer than the last registration (checked again here,
@@ -197,12 +240,9 @@ extension DeliveryStore {
                 WHERE t.id = r.id AND t.id IN (SELECT id FROM locked) AND t.is_active
                     AND t.registered_at < r.apple_at
                 RETURNING t.id, t.user_id, t.deactivation_reason
-            ), canceled AS (
-                UPDATE deliveries AS d
-                SET state = 'canceled', finished_at = now(), updated_at = now(),
-                    last_reason = \(SQLText.literal(DeliveryReason.deviceDeactivated.text))
-                WHERE d.device_token_id IN (SELECT id FROM deactivated) AND d.state IN ('pending', 'deferred')
-            )
+            ),
+            \(DeliveryCancellation.expressions(
+                where: "x.device_token_id IN (SELECT id FROM deactivated)", reason: .deviceDeactivated))
             SELECT x.id, u.external_id, x.deactivation_reason FROM deactivated AS x JOIN users AS u ON u.id = x.user_id
             """)
 

@@ -122,7 +122,7 @@ public struct DeviceStore: Sendable {
     }
 
     /// Deactivates `user`'s device (reason `removed_by_user`) with its Live Activity tokens, and cancels their
-    /// pending deliveries; the rows stay so the delivery history keeps them.
+    /// pending deliveries; the device row stays, and each canceled delivery's log row keeps it in the history.
     /// - Returns: whether `user` has a device with this id in `scope`; another user's device, or one of an app
     ///   outside `scope`, is reported as absent.
     public func remove(_ device: UUID, of user: ExternalID, in scope: AppScope) async throws -> Bool {
@@ -144,10 +144,7 @@ public struct DeviceStore: Sendable {
                     updated_at = now()
                 FROM target t WHERE d.id = t.id AND t.is_active
             ),
-            canceled AS (
-                UPDATE deliveries x SET state = 'canceled', finished_at = now(), updated_at = now()
-                FROM target t WHERE x.device_token_id = t.id AND x.state IN ('pending', 'deferred')
-            )
+            \(unescaped: DeliveryCancellation.ofTargetDevices)
             SELECT count(*) FROM device
             """
         ).scalar(Int.self) > 0

@@ -79,10 +79,7 @@ public struct LiveActivityTokenStore: Sendable {
                     updated_at = now()
                 FROM target t WHERE d.id = t.id AND t.is_active
             ),
-            canceled AS (
-                UPDATE deliveries x SET state = 'canceled', finished_at = now(), updated_at = now()
-                FROM target t WHERE x.device_token_id = t.id AND x.state IN ('pending', 'deferred')
-            )
+            \(unescaped: DeliveryCancellation.ofTargetDevices)
             SELECT count(*) FROM target
             """
         ).scalar(Int.self) > 0

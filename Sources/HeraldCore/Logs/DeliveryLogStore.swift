@@ -45,7 +45,9 @@ public struct DeliveryLogStore: Sendable {
         return try await entries(PostgresQuery(unsafeSQL: sql, bindings: bindings))
     }
 
-    /// Deletes log rows created before `cutoff` and finished deliveries that ended before it.
+    /// Deletes log rows created before `cutoff` and finished deliveries that ended before it: since
+    /// Migrations/0029 a delivery leaves the outbox as it finishes, so those are only rows a worker of an earlier
+    /// release recorded in place while replicas were rolled over.
     ///
     /// Whole days of the log go as partitions (``LogPartitions/drop(endingBy:)``); what is left before the cutoff
     /// (the rows of the day holding it, and old rows in the default partition) and the deliveries are deleted in

@@ -83,35 +83,28 @@ extension DeliveryLogStore {
         // One read of the window, grouped three ways, so the totals, reasons and chart agree with each other.
         // GROUPING(...) says which way a row is grouped: 3 by type, 5 by reason, 6 by bucket.
         //
-        // Each bucket is counted from deliveries_finished_idx alone, an index-only scan of its range that joins
-        // nothing: a finished delivery's state is `outcome` there, and its notification's type `notification_type`
-        // (Migrations/0024). Rows expanded before that column existed have no type; deliveries_finished_untyped_idx
-        // finds those, and their notification gives it. The plan's cost grows with the buckets, and past
-        // PostgreSQL's jit_above_cost compiling it would take longer than running it: JIT is off for it.
+        // A finished delivery's record is its final log row (Migrations/0029), so each bucket counts the log's rows
+        // that are not retries, from idx_push_logs_finished alone: an index-only scan of the bucket's range in the
+        // partitions it touches, joining nothing. A push sent again after its worker's lease ran out (the worker
+        // still answered) counts once per answer. The plan's cost grows with the buckets, and past PostgreSQL's
+        // jit_above_cost compiling it would take longer than running it: JIT is off for it.
         let query = PostgresQuery(
             unsafeSQL: """
-                SELECT GROUPING(type, last_reason, bucket), type, state, last_reason, bucket, sum(count)::int8
+                SELECT GROUPING(type, reason, bucket), type, state, reason, bucket, sum(count)::int8
                 FROM unnest($1::timestamptz[]) WITH ORDINALITY AS b (start, number)
                 CROSS JOIN LATERAL (
                     SELECT b.number - 1 AS bucket,
                         coalesce(($1::timestamptz[])[b.number::int + 1], $2 + interval '1 microsecond') AS stop
                 ) AS slice
                 CROSS JOIN LATERAL (
-                    SELECT d.notification_type AS type, d.outcome AS state, d.last_reason, count(*) AS count
-                    FROM deliveries AS d
-                    WHERE d.finished_at >= b.start AND d.finished_at < slice.stop AND d.notification_type IS NOT NULL
-                        AND ($3::text IS NULL OR d.device_token_id IN (
-                            SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
-                    GROUP BY 1, 2, 3
-                    UNION ALL
-                    SELECT n.type, d.outcome, d.last_reason, count(*)
-                    FROM deliveries AS d JOIN notifications AS n ON n.id = d.notification_id
-                    WHERE d.finished_at >= b.start AND d.finished_at < slice.stop AND d.notification_type IS NULL
-                        AND ($3::text IS NULL OR d.device_token_id IN (
+                    SELECT l.notification_type AS type, l.status AS state, l.apns_reason AS reason, count(*) AS count
+                    FROM push_notification_logs AS l
+                    WHERE l.created_at >= b.start AND l.created_at < slice.stop AND l.status <> 'retrying'
+                        AND ($3::text IS NULL OR l.device_token_id IN (
                             SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
                     GROUP BY 1, 2, 3
                 ) AS finished
-                GROUP BY GROUPING SETS ((type, state), (state, last_reason), (bucket, state))
+                GROUP BY GROUPING SETS ((type, state), (state, reason), (bucket, state))
                 """, bindings: bindings)
         let rows = try await client.withTransaction { connection in
             try await connection.execute("SELECT set_config('jit', 'off', true)")

@@ -93,16 +93,21 @@ extension NotificationStore {
                 UPDATE notifications SET state = 'canceled', canceled_at = now(), updated_at = now()
                 WHERE id = ANY (\(ids)) AND state <> 'canceled'
                 """)
-            let deliveries = try await connection.execute(
+            let deliveries = try await connection.query(
                 """
-                UPDATE deliveries
-                SET state = 'canceled', last_reason = \(DeliveryReason.notificationCanceled.text), finished_at = now(),
-                    updated_at = now()
-                WHERE notification_id = ANY (\(ids)) AND state IN ('pending', 'deferred')
-                """)
+                WITH target AS (SELECT unnest(\(ids)::uuid[]) AS id),
+                \(unescaped: Self.cancelDeliveries)
+                SELECT count(*) FROM canceled
+                """
+            ).scalar(Int.self)
             return GroupCancellation(notifications: notifications, deliveries: deliveries)
         }
     }
+
+    /// Cancels the open deliveries of the notifications in `target (id)`, as ``cancel(_:in:)`` and
+    /// ``cancelGroup(tag:user:in:)`` do.
+    static let cancelDeliveries = DeliveryCancellation.expressions(
+        where: "x.notification_id IN (SELECT id FROM target)", reason: .notificationCanceled)
 
     private static let userIDsKey = NotificationTargets.Key.userIds.sqlLiteral
     private static let deviceIDsKey = NotificationTargets.Key.deviceIds.sqlLiteral

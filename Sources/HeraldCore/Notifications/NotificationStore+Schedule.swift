@@ -55,13 +55,13 @@ extension NotificationStore {
                 UPDATE notifications SET state = 'canceled', canceled_at = now(), updated_at = now()
                 WHERE id = \(id) AND state <> 'canceled'
                 """)
-            let canceled = try await connection.execute(
+            let canceled = try await connection.query(
                 """
-                UPDATE deliveries
-                SET state = 'canceled', last_reason = \(DeliveryReason.notificationCanceled.text), finished_at = now(),
-                    updated_at = now()
-                WHERE notification_id = \(id) AND state IN ('pending', 'deferred')
-                """)
+                WITH target AS (SELECT \(id)::uuid AS id),
+                \(unescaped: Self.cancelDeliveries)
+                SELECT count(*) FROM canceled
+                """
+            ).scalar(Int.self)
             return NotificationCancellation(previousState: state, canceledDeliveries: canceled)
         }
     }

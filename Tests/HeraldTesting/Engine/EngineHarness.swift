@@ -7,6 +7,7 @@ public import HeraldCore
 import Logging
 import MetricsTestKit
 public import Postgres
+import Testing
 
 /// A fresh migrated database, a sandbox and a production `apns-mock` over TLS, and Herald's APNs pools
 /// pointed at them: everything a delivery-engine test needs, started at run time.
@@ -219,20 +220,43 @@ public struct EngineHarness: Sendable {
         return notification
     }
 
+    /// How many of `notification`'s deliveries are in each state: open ones in the outbox, finished ones by their
+    /// newest final log row (a finished delivery leaves the outbox).
     public func states(of notification: UUID) async throws -> [String: Int] {
         let rows = try await client.query(
-            "SELECT state, count(*) FROM deliveries WHERE notification_id = \(notification) GROUP BY state"
+            """
+            SELECT state, count(*) FROM (
+                SELECT state FROM deliveries WHERE notification_id = \(notification) AND finished_at IS NULL
+                UNION ALL
+                SELECT status FROM (
+                    SELECT DISTINCT ON (l.delivery_id) l.status FROM push_notification_logs AS l
+                    WHERE l.notification_id = \(notification) AND l.status <> 'retrying' AND NOT EXISTS (
+                        SELECT 1 FROM deliveries AS d WHERE d.id = l.delivery_id AND d.finished_at IS NULL)
+                    ORDER BY l.delivery_id, l.created_at DESC
+                ) AS finished
+            ) AS s GROUP BY state
+            """
         ).decode((String, Int).self)
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
     }
 
+    /// Delivery `id` as its outbox row has it while open, or as its newest final log row does once finished.
     public func delivery(_ id: UUID) async throws -> (
         state: String, attempts: Int, environment: String, reason: String?
     ) {
         let row = try await client.query(
-            "SELECT state, attempts, environment, last_reason FROM deliveries WHERE id = \(id)"
-        ).decode((String, Int, String, String?).self)[0]
-        return (row.0, row.1, row.2, row.3)
+            """
+            SELECT state, attempts, environment, last_reason FROM (
+                SELECT 0 AS rank, state, attempts, environment, last_reason, now() AS at
+                FROM deliveries WHERE id = \(id) AND finished_at IS NULL
+                UNION ALL
+                SELECT 1, status, attempt, environment, apns_reason, created_at FROM push_notification_logs
+                WHERE delivery_id = \(id) AND status <> 'retrying'
+            ) AS d ORDER BY rank, at DESC LIMIT 1
+            """
+        ).decode((String, Int, String, String?).self)
+        let found = try #require(row.first, "delivery \(id) is neither open nor logged as finished")
+        return (found.0, found.1, found.2, found.3)
     }
 
     public func device(_ id: UUID) async throws -> (active: Bool, environment: String, reason: String?, lastUsed: Date?)

@@ -1,0 +1,26 @@
+-- Reverts 0029_finished_deliveries_leave_outbox: finished deliveries come back from their newest final log row,
+-- where their notification and device still exist (a delivery of a deleted one was deleted with it before too).
+
+DROP INDEX idx_push_logs_finished;
+
+ALTER TABLE deliveries
+    ADD COLUMN outcome text GENERATED ALWAYS AS (CASE WHEN finished_at IS NOT NULL THEN state END) STORED;
+
+INSERT INTO deliveries (
+    id, notification_id, user_id, device_token_id, environment, state, attempts, next_attempt_at, last_status,
+    last_reason, created_at, updated_at, finished_at, notification_type)
+SELECT DISTINCT ON (l.delivery_id) l.delivery_id, l.notification_id, l.user_id, l.device_token_id, l.environment,
+    l.status, l.attempt, l.created_at, l.http_status, l.apns_reason, l.created_at, l.created_at, l.created_at,
+    l.notification_type
+FROM push_notification_logs AS l
+WHERE l.status <> 'retrying'
+    AND EXISTS (SELECT 1 FROM notifications AS n WHERE n.id = l.notification_id)
+    AND EXISTS (SELECT 1 FROM device_tokens AS t WHERE t.id = l.device_token_id)
+    AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.id = l.delivery_id)
+ORDER BY l.delivery_id, l.created_at DESC
+ON CONFLICT DO NOTHING;
+
+CREATE INDEX deliveries_finished_idx ON deliveries (finished_at)
+    INCLUDE (notification_type, outcome, last_reason, device_token_id) WHERE finished_at IS NOT NULL;
+CREATE INDEX deliveries_finished_untyped_idx ON deliveries (finished_at)
+    WHERE finished_at IS NOT NULL AND notification_type IS NULL;
