@@ -1,0 +1,70 @@
+import APNsCore
+import Foundation
+import HeraldCore
+import HeraldTesting
+import Postgres
+import Testing
+
+/// Deliveries canceled outside the engine leave the outbox and leave a `canceled` log row each, which a
+/// notification's counts then show.
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct DeliveryCancellationTests {
+    /// A direct notification to `user`'s devices, expanded.
+    static func send(_ db: CoreDatabase, to user: ExternalID) async throws -> UUID {
+        var direct = DirectNotification()
+        direct.userIDs = [user]
+        direct.alert = Alert(title: "Hi", body: "Now")
+        try direct.validate()
+        let accepted = try await db.notifications.accept(NotificationDraft(direct: direct), apiKeyID: nil)
+        try await db.expander.expandDue()
+        return accepted.id
+    }
+
+    /// The log rows of `notification` as (device, status, attempt, type).
+    static func logged(_ db: CoreDatabase, _ notification: UUID) async throws -> [(UUID?, String, Int, String)] {
+        try await db.client.query(
+            """
+            SELECT device_token_id, status, attempt, notification_type FROM push_notification_logs
+            WHERE notification_id = \(notification)
+            """
+        ).decode((UUID?, String, Int, String).self)
+    }
+
+    @Test func removingADeviceCancelsOnlyItsDeliveriesIntoTheLog() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let alice = try await db.user("alice")
+        let removed = try await db.device(alice)
+        let kept = try await db.device(alice)
+        let notification = try await Self.send(db, to: alice)
+        #expect(try await db.deliveries(notification).count == 2)
+
+        #expect(try await db.devices.remove(removed, of: alice, in: .everyApp))
+        #expect(Set(try await db.deliveries(notification).keys) == [kept], "the removed device's delivery left")
+        let logged = try await Self.logged(db, notification)
+        #expect(logged.count == 1)
+        #expect(logged.first?.0 == removed && logged.first?.1 == "canceled" && logged.first?.2 == 0)
+        #expect(logged.first?.3 == "custom", "the notification's type")
+        let status = try #require(try await db.notifications.status(notification, in: .everyApp))
+        #expect(status.deliveries == ["pending": 1, "canceled": 1])
+
+        #expect(try await db.devices.remove(removed, of: alice, in: .everyApp))
+        #expect(try await Self.logged(db, notification).count == 1, "nothing is canceled twice")
+    }
+
+    @Test func cancelingANotificationLogsEachOpenDeliveryOnce() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let bob = try await db.user("bob")
+        for _ in 0..<3 { try await db.device(bob) }
+        let notification = try await Self.send(db, to: bob)
+
+        let canceled = try #require(try await db.notifications.cancel(notification, in: .everyApp))
+        #expect(canceled.canceledDeliveries == 3)
+        #expect(try await db.deliveries(notification).isEmpty)
+        #expect(try await Self.logged(db, notification).map(\.1) == ["canceled", "canceled", "canceled"])
+        let status = try #require(try await db.notifications.status(notification, in: .everyApp))
+        #expect(status.deliveries == ["canceled": 3])
+        #expect(try await db.notifications.cancel(notification, in: .everyApp)?.canceledDeliveries == 0)
+        #expect(try await Self.logged(db, notification).count == 3)
+    }
+}
