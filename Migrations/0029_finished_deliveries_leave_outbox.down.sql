@@ -1,10 +1,7 @@
 -- Reverts 0029_finished_deliveries_leave_outbox: finished deliveries come back from their newest final log row,
--- where their notification and device still exist (a delivery of a deleted one was deleted with it before too).
+-- where their notification, device and user still exist (a delivery of a deleted one was deleted with it before).
 
 DROP INDEX idx_push_logs_finished;
-
-ALTER TABLE deliveries
-    ADD COLUMN outcome text GENERATED ALWAYS AS (CASE WHEN finished_at IS NOT NULL THEN state END) STORED;
 
 INSERT INTO deliveries (
     id, notification_id, user_id, device_token_id, environment, state, attempts, next_attempt_at, last_status,
@@ -16,11 +13,7 @@ FROM push_notification_logs AS l
 WHERE l.status <> 'retrying'
     AND EXISTS (SELECT 1 FROM notifications AS n WHERE n.id = l.notification_id)
     AND EXISTS (SELECT 1 FROM device_tokens AS t WHERE t.id = l.device_token_id)
+    AND EXISTS (SELECT 1 FROM users AS u WHERE u.id = l.user_id)
     AND NOT EXISTS (SELECT 1 FROM deliveries AS d WHERE d.id = l.delivery_id)
 ORDER BY l.delivery_id, l.created_at DESC
 ON CONFLICT DO NOTHING;
-
-CREATE INDEX deliveries_finished_idx ON deliveries (finished_at)
-    INCLUDE (notification_type, outcome, last_reason, device_token_id) WHERE finished_at IS NOT NULL;
-CREATE INDEX deliveries_finished_untyped_idx ON deliveries (finished_at)
-    WHERE finished_at IS NOT NULL AND notification_type IS NULL;

@@ -6,9 +6,9 @@
 -- :users users with two devices each (:devices), :projects projects, :notifications notifications spread evenly over
 -- the days (the last a minute ago), and :rows delivery-log rows: each notification reaches :rows / :notifications
 -- distinct devices, one row per attempt, 50 ms apart. Every final row (all but 'retrying') is a finished delivery's
--- record, as the engine writes it (the delivery leaves the outbox): what GET /api/v1/stats counts. Statuses come from a hash of
--- the row's number: 93% sent, 2.5% retrying, 2% failed, 1.5% token_expired, 0.5% expired, 0.5% canceled. Ids are
--- md5 digests or random uuids, as scattered in the indexes as Herald's own.
+-- record, as the engine writes it (the delivery leaves the outbox): what GET /api/v1/stats counts. Statuses come
+-- from a hash of the row's number: 93% sent, 2.5% retrying, 2% failed, 1.5% token_expired, 0.5% expired, 0.5%
+-- canceled. Ids are md5 digests or random uuids, as scattered in the indexes as Herald's own.
 --
 -- Loading is kept short the way a bulk load is done, without changing what is loaded or the schema it ends in:
 --   * each past day of the log is filled as a plain table with the log's indexes built once the rows are in, then

@@ -2,12 +2,21 @@
 /// or deactivated, a Live Activity ended): the pending and deferred rows leave the outbox, and each leaves a
 /// `canceled` log row, the record of every finished delivery (Migrations/0029).
 enum DeliveryCancellation {
-    /// Cancels the deliveries of the devices in the expression `target (id)`: a device removed, an activity ended.
-    static let ofTargetDevices = expressions(where: "x.device_token_id IN (SELECT id FROM target)", reason: nil)
+    /// Cancels the deliveries of the devices in the expression `target (id)`, which were just deactivated (a device
+    /// removed, an activity ended), with the reason the engine gives a delivery to an inactive device.
+    static let ofTargetDevices = expressions(
+        where: "x.device_token_id IN (SELECT id FROM target)", reason: .deviceInactive)
+
+    /// Cancels the deliveries of the notifications in the expression `target (id)`, which were just canceled.
+    static let ofTargetNotifications = expressions(
+        where: "x.notification_id IN (SELECT id FROM target)", reason: .notificationCanceled)
 
     /// Two common table expressions for a `WITH` list: `canceled` deletes the open rows of `deliveries x` that meet
     /// `condition` (SQL over `x`, naming earlier expressions for any value) and returns them; `canceled_logged`
     /// writes their log rows, with `reason` as the log's reason. `SELECT count(*) FROM canceled` counts them.
+    ///
+    /// A log row is dated by the clock, not the transaction's start, which may precede the notification's creation
+    /// (a group cancel that began before it); readers look for a notification's rows from its creation on.
     static func expressions(where condition: String, reason: DeliveryReason?) -> String {
         """
         canceled AS (
@@ -19,9 +28,9 @@ enum DeliveryCancellation {
         canceled_logged AS (
             INSERT INTO push_notification_logs (
                 user_id, device_token_id, notification_id, delivery_id, notification_type, status, project_id,
-                environment, attempt, apns_reason)
+                environment, attempt, apns_reason, created_at)
             SELECT c.user_id, c.device_token_id, c.notification_id, c.id, coalesce(c.notification_type, n.type),
-                'canceled', n.project_id, c.environment, c.attempts, \(reason.map { SQLText.literal($0.text) } ?? "NULL")
+                'canceled', n.project_id, c.environment, c.attempts, \(reason.map { SQLText.literal($0.text) } ?? "NULL"), clock_timestamp()
             FROM canceled AS c JOIN notifications AS n ON n.id = c.notification_id
         )
         """

@@ -5,7 +5,7 @@ public enum DeliveryState: String, Sendable, CaseIterable {
     case tokenExpired = "token_expired"
     case expired, canceled
 
-    /// Whether the delivery is over (the row has `finished_at`).
+    /// Whether the delivery is over: it leaves the outbox, and its final log row records it (Migrations/0029).
     public var isFinal: Bool {
         switch self {
         case .pending, .deferred, .sending: false

@@ -172,7 +172,7 @@ extension DeliveryStore {
         "latency_ms",
     ]
 
-    /// Deletes finished deliveries, each found where the claim left it (a TID scan per row), and returns the ids it
+    /// Deletes the deliveries that finish with these results, each found where the claim left it (a TID scan per row), and returns the ids it
     /// deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer this worker's; a
     /// row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by id with ``deleteStatement``.
     static let deleteInPlaceStatement = PostgresPreparedStatement(
@@ -184,7 +184,7 @@ extension DeliveryStore {
             RETURNING d.id
             """)
 
-    /// Deletes finished deliveries found by id (through the primary key).
+    /// Deletes the deliveries that finish with these results, found by id (through the primary key).
     static let deleteStatement = PostgresPreparedStatement(
         name: "herald_delivery_delete",
         sql: """

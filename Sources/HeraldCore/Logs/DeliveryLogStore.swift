@@ -7,10 +7,11 @@ public struct DeliveryLogPruning: Sendable, Hashable {
     public var logs: Int
     /// Whole days of the log dropped as partitions.
     public var partitionsDropped: Int
-    public var deliveries: Int
+    /// Finished deliveries moved from the outbox into the log, left there by a release before Migrations/0029.
+    public var deliveriesMoved: Int
 }
 
-/// Reads and prunes `push_notification_logs`, and prunes finished deliveries.
+/// Reads and prunes `push_notification_logs`.
 public struct DeliveryLogStore: Sendable {
     public let client: PostgresClient
 
@@ -45,16 +46,25 @@ public struct DeliveryLogStore: Sendable {
         return try await entries(PostgresQuery(unsafeSQL: sql, bindings: bindings))
     }
 
-    /// Deletes log rows created before `cutoff` and finished deliveries that ended before it: since
-    /// Migrations/0029 a delivery leaves the outbox as it finishes, so those are only rows a worker of an earlier
-    /// release recorded in place while replicas were rolled over.
+    /// Deletes log rows created before `cutoff`, after moving into the log any finished delivery left in the outbox.
+    ///
+    /// Since Migrations/0029 a delivery leaves the outbox as it finishes; only replicas of an earlier release, while
+    /// they are rolled over, finish one in place. Each such row is deleted, and one canceled outside the engine (the
+    /// only kind those replicas did not log) gets its log row, dated when it finished, as the migration did.
     ///
     /// Whole days of the log go as partitions (``LogPartitions/drop(endingBy:)``); what is left before the cutoff
-    /// (the rows of the day holding it, and old rows in the default partition) and the deliveries are deleted in
-    /// chunks, so no statement holds locks for long.
+    /// (the rows of the day holding it, and old rows in the default partition) is deleted in chunks, as are the
+    /// moved deliveries, so no statement holds locks for long.
     public func prune(before cutoff: Date, chunk: Int = 10_000) async throws -> DeliveryLogPruning {
+        var moved = 0
+        while true {
+            let count = try await client.query(Self.moveFinishedStatement(chunk: chunk)).scalar(Int.self)
+            moved += count
+            if count < chunk { break }
+        }
         let dropped = try await LogPartitions(client: client).drop(endingBy: cutoff)
-        var pruning = DeliveryLogPruning(logs: dropped.rows, partitionsDropped: dropped.partitions, deliveries: 0)
+        var pruning = DeliveryLogPruning(
+            logs: dropped.rows, partitionsDropped: dropped.partitions, deliveriesMoved: moved)
         while true {
             // Partition pruning leaves only partitions that start before the cutoff: after the drop, the day holding
             // it and the default partition. Rows are found by the primary key, (created_at, id).
@@ -67,19 +77,30 @@ public struct DeliveryLogStore: Sendable {
             pruning.logs += deleted
             if deleted < chunk { break }
         }
-        while true {
-            let deleted = try await client.execute(
-                """
-                DELETE FROM deliveries WHERE id = ANY (ARRAY(
-                    SELECT id FROM deliveries
-                    WHERE state IN ('sent', 'failed', 'token_expired', 'expired', 'canceled')
-                        AND finished_at < \(cutoff)
-                    LIMIT \(chunk)))
-                """)
-            pruning.deliveries += deleted
-            if deleted < chunk { break }
-        }
         return pruning
+    }
+
+    /// Moves up to `chunk` finished deliveries (found through deliveries_finished_idx) out of the outbox.
+    private static func moveFinishedStatement(chunk: Int) -> PostgresQuery {
+        """
+        WITH finished AS (
+            DELETE FROM deliveries WHERE id = ANY (ARRAY(
+                SELECT id FROM deliveries WHERE finished_at IS NOT NULL LIMIT \(chunk)))
+            RETURNING id, notification_id, user_id, device_token_id, environment, state, attempts, last_status,
+                last_reason, finished_at, notification_type
+        ), logged AS (
+            INSERT INTO push_notification_logs (
+                user_id, device_token_id, notification_id, delivery_id, notification_type, status, project_id,
+                environment, attempt, http_status, apns_reason, created_at)
+            SELECT f.user_id, f.device_token_id, f.notification_id, f.id, coalesce(f.notification_type, n.type),
+                f.state, n.project_id, f.environment, f.attempts, f.last_status, f.last_reason, f.finished_at
+            FROM finished AS f JOIN notifications AS n ON n.id = f.notification_id
+            WHERE f.state = 'canceled' AND NOT EXISTS (
+                SELECT 1 FROM push_notification_logs AS l
+                WHERE l.status = 'canceled' AND l.notification_id = f.notification_id AND l.delivery_id = f.id)
+        )
+        SELECT count(*) FROM finished
+        """
     }
 
     private func conditions(for filter: DeliveryLogFilter, bindings: inout PostgresBindings) -> [String] {

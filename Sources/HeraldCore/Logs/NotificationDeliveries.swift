@@ -38,41 +38,22 @@ extension DeliveryLogStore {
     /// The deliveries and suppressions of notification `id`, or `nil` when no notification in `scope` has it.
     public func deliveries(of id: UUID, in scope: AppScope) async throws -> NotificationDeliveries? {
         guard
-            let (state, createdAt) = try await client.query(
+            let state = try await client.query(
                 """
-                SELECT n.state, n.created_at FROM notifications n WHERE n.id = \(id)
+                SELECT n.state FROM notifications n WHERE n.id = \(id)
                 AND (\(scope.app?.rawValue)::text IS NULL
                     OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
                 """
-            ).decode((String, Date).self).first
+            ).first?.decode(column: 0, as: String.self)
         else { return nil }
-        // Open deliveries from the outbox; finished ones from their final log row (Migrations/0029), the newest when
-        // a push was answered twice. A finished delivery's times are the moment it finished; one of a device since
-        // deleted is left out, as its outbox row was. Log rows come after their notification, which limits the
-        // partitions read.
         let deliveries = try await client.query(
             """
             SELECT x.id, u.external_id, x.device_token_id, x.environment, x.state, x.attempts, x.last_status,
                 x.last_reason, x.next_attempt_at, x.updated_at, x.finished_at
-            FROM (
-                SELECT d.id, d.user_id, d.device_token_id, d.environment, d.state, d.attempts::int8,
-                    d.last_status::int8, d.last_reason, d.next_attempt_at, d.updated_at, NULL::timestamptz AS finished_at,
-                    d.created_at
-                FROM deliveries AS d
-                WHERE d.notification_id = \(id) AND d.finished_at IS NULL
-                UNION ALL
-                SELECT * FROM (
-                    SELECT DISTINCT ON (l.delivery_id) l.delivery_id, l.user_id, l.device_token_id, l.environment,
-                        l.status, l.attempt::int8, l.http_status::int8, l.apns_reason, l.created_at, l.created_at,
-                        l.created_at, l.created_at
-                    FROM push_notification_logs AS l
-                    WHERE l.notification_id = \(id) AND l.created_at >= \(createdAt) AND l.status <> 'retrying'
-                        AND l.device_token_id IS NOT NULL
-                        AND NOT EXISTS (
-                            SELECT 1 FROM deliveries AS d WHERE d.id = l.delivery_id AND d.finished_at IS NULL)
-                    ORDER BY l.delivery_id, l.created_at DESC
-                ) AS finished
-            ) AS x JOIN users AS u ON u.id = x.user_id
+            FROM notifications AS n
+            CROSS JOIN LATERAL (\(unescaped: NotificationDeliveries.eachDelivery)) AS x
+            JOIN users AS u ON u.id = x.user_id
+            WHERE n.id = \(id)
             ORDER BY u.external_id, x.created_at, x.id
             """
         ).map { row in
@@ -102,4 +83,30 @@ extension DeliveryLogStore {
         return NotificationDeliveries(
             notificationID: id, state: state, deliveries: deliveries, suppressions: suppressions)
     }
+}
+
+extension NotificationDeliveries {
+    /// SQL for one row per delivery of notification `n`: (id, user_id, device_token_id, environment, state,
+    /// attempts, last_status, last_reason, next_attempt_at, updated_at, finished_at, created_at). A delivery in the
+    /// outbox (open, or finished in place by a release before Migrations/0029) is its row there; a finished one is its
+    /// newest final log row, whose times are all when it finished. One whose device was deleted since is left out,
+    /// as its outbox row went with the device. Log rows come after their notification, which limits the partitions
+    /// read.
+    static let eachDelivery = """
+        SELECT d.id, d.user_id, d.device_token_id, d.environment, d.state, d.attempts::int8, d.last_status::int8,
+            d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at, d.created_at
+        FROM deliveries AS d
+        WHERE d.notification_id = n.id
+        UNION ALL
+        SELECT * FROM (
+            SELECT DISTINCT ON (l.delivery_id) l.delivery_id, l.user_id, l.device_token_id, l.environment, l.status,
+                l.attempt::int8, l.http_status::int8, l.apns_reason, l.created_at, l.created_at, l.created_at,
+                l.created_at
+            FROM push_notification_logs AS l
+            WHERE l.notification_id = n.id AND l.created_at >= n.created_at AND l.status <> 'retrying'
+                AND l.device_token_id IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM deliveries AS o WHERE o.id = l.delivery_id)
+            ORDER BY l.delivery_id, l.created_at DESC
+        ) AS finished
+        """
 }

@@ -96,18 +96,13 @@ extension NotificationStore {
             let deliveries = try await connection.query(
                 """
                 WITH target AS (SELECT unnest(\(ids)::uuid[]) AS id),
-                \(unescaped: Self.cancelDeliveries)
+                \(unescaped: DeliveryCancellation.ofTargetNotifications)
                 SELECT count(*) FROM canceled
                 """
             ).scalar(Int.self)
             return GroupCancellation(notifications: notifications, deliveries: deliveries)
         }
     }
-
-    /// Cancels the open deliveries of the notifications in `target (id)`, as ``cancel(_:in:)`` and
-    /// ``cancelGroup(tag:user:in:)`` do.
-    static let cancelDeliveries = DeliveryCancellation.expressions(
-        where: "x.notification_id IN (SELECT id FROM target)", reason: .notificationCanceled)
 
     private static let userIDsKey = NotificationTargets.Key.userIds.sqlLiteral
     private static let deviceIDsKey = NotificationTargets.Key.deviceIds.sqlLiteral

@@ -58,7 +58,7 @@ extension NotificationStore {
             let canceled = try await connection.query(
                 """
                 WITH target AS (SELECT \(id)::uuid AS id),
-                \(unescaped: Self.cancelDeliveries)
+                \(unescaped: DeliveryCancellation.ofTargetNotifications)
                 SELECT count(*) FROM canceled
                 """
             ).scalar(Int.self)

@@ -136,7 +136,8 @@ public struct NotificationStore: Sendable {
             """
             SELECT \(unescaped: Self.statusColumns),
                    (SELECT coalesce(jsonb_object_agg(state, c), '{}') FROM
-                       (SELECT state, count(*) AS c FROM (\(unescaped: Self.deliveryStates)) AS d GROUP BY state) d),
+                       (SELECT state, count(*) AS c FROM (\(unescaped: NotificationDeliveries.eachDelivery)) AS d
+                        GROUP BY state) d),
                    (SELECT coalesce(jsonb_object_agg(reason, c), '{}') FROM
                        (SELECT reason, count(*) AS c FROM notification_suppressions WHERE notification_id = n.id
                         GROUP BY reason) s)
@@ -152,20 +153,6 @@ public struct NotificationStore: Sendable {
             .decode([String: Int].self)
         return status
     }
-
-    /// The state of each of notification `n`'s deliveries, as ``DeliveryLogStore/deliveries(of:in:)`` lists them:
-    /// open ones from the outbox, finished ones from their newest final log row (Migrations/0029).
-    static let deliveryStates = """
-        SELECT state FROM deliveries WHERE notification_id = n.id AND finished_at IS NULL
-        UNION ALL
-        SELECT status FROM (
-            SELECT DISTINCT ON (l.delivery_id) l.status FROM push_notification_logs AS l
-            WHERE l.notification_id = n.id AND l.created_at >= n.created_at AND l.status <> 'retrying'
-                AND l.device_token_id IS NOT NULL
-                AND NOT EXISTS (SELECT 1 FROM deliveries AS o WHERE o.id = l.delivery_id AND o.finished_at IS NULL)
-            ORDER BY l.delivery_id, l.created_at DESC
-        ) AS finished
-        """
 
     /// The columns of a ``NotificationStatus`` without its counts, from `notifications n`.
     static let statusColumns = """

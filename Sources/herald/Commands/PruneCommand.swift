@@ -4,10 +4,11 @@ import HeraldCore
 import Logging
 import Postgres
 
-/// `herald prune --older-than 30d`: deletes old delivery logs (whole days as partitions) and finished deliveries.
+/// `herald prune --older-than 30d`: deletes old delivery logs (whole days as partitions), after moving into the log
+/// any finished delivery a replica of an earlier release left in the outbox.
 struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "prune", abstract: "Delete delivery logs and finished deliveries older than an age.")
+        commandName: "prune", abstract: "Delete delivery logs older than an age.")
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: ArgumentHelp("Age such as 30d, 12h or 90m (units d, h, m).", valueName: "age"))
@@ -26,8 +27,8 @@ struct PruneCommand: AsyncParsableCommand {
             try await DeliveryLogStore(client: client).prune(before: Date().addingTimeInterval(-age))
         }
         Console.line(
-            "deleted \(pruned.logs) log rows and \(pruned.deliveries) finished deliveries older than \(olderThan)"
-                + " (\(pruned.partitionsDropped) log partitions dropped)")
+            "deleted \(pruned.logs) log rows older than \(olderThan) (\(pruned.partitionsDropped) log partitions"
+                + " dropped); moved \(pruned.deliveriesMoved) finished deliveries from the outbox into the log")
     }
 
     /// Seconds in `30d`, `12h` or `90m`; nil when malformed.

@@ -105,3 +105,45 @@ import Testing
         #expect(try await client.query("SELECT count(*) FROM deliveries").scalar(Int.self) == 40)
     }
 }
+
+extension FinishedDeliveriesMigrationTests {
+    /// While replicas are rolled over, one of the earlier release finishes deliveries in place: a delivery list and
+    /// its counts take those rows as they are, and prune moves them into the log (logging the canceled one, which
+    /// that release did not), after which the counts are the same.
+    @Test func pruneMovesDeliveriesFinishedInPlaceIntoTheLog() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let ada = try await db.user("ada")
+        for _ in 0..<3 { try await db.device(ada) }
+        let notification = try await DeliveryCancellationTests.send(db, to: ada)
+        // As the earlier release recorded them: one sent (with its log row), one canceled by the API (without).
+        try await db.client.execute(
+            """
+            WITH ranked AS (
+                SELECT id, row_number() OVER (ORDER BY id) AS i FROM deliveries WHERE notification_id = \(notification)
+            ), finished AS (
+                UPDATE deliveries AS d
+                SET state = CASE r.i WHEN 1 THEN 'sent' ELSE 'canceled' END, attempts = CASE r.i WHEN 1 THEN 1 ELSE 0 END,
+                    last_reason = CASE r.i WHEN 2 THEN 'NotificationCanceled' END, finished_at = now()
+                FROM ranked AS r WHERE d.id = r.id AND r.i <= 2
+                RETURNING d.*
+            )
+            INSERT INTO push_notification_logs (
+                user_id, device_token_id, notification_id, delivery_id, notification_type, status, environment, attempt)
+            SELECT user_id, device_token_id, notification_id, id, 'custom', state, environment, attempts
+            FROM finished WHERE state = 'sent'
+            """)
+        let counts: [String: Int] = ["pending": 1, "sent": 1, "canceled": 1]
+        #expect(try await db.notifications.status(notification, in: .everyApp)?.deliveries == counts)
+
+        let pruned = try await DeliveryLogStore(client: db.client).prune(before: Date(timeIntervalSince1970: 0))
+        #expect(pruned.deliveriesMoved == 2)
+        #expect(pruned.logs == 0)
+        #expect(try await db.deliveries(notification).count == 1, "only the open delivery stays")
+        #expect(try await DeliveryCancellationTests.logged(db, notification).map(\.1).sorted() == ["canceled", "sent"])
+        #expect(try await db.notifications.status(notification, in: .everyApp)?.deliveries == counts)
+        let listed = try await DeliveryLogStore(client: db.client).deliveries(of: notification, in: .everyApp)
+        #expect(listed?.deliveries.map(\.state).sorted() == ["canceled", "pending", "sent"])
+        #expect(try await DeliveryLogStore(client: db.client).prune(before: Date()).deliveriesMoved == 0)
+    }
+}
