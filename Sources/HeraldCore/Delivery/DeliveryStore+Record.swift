@@ -172,9 +172,10 @@ extension DeliveryStore {
         "latency_ms",
     ]
 
-    /// Deletes the deliveries that finish with these results, each found where the claim left it (a TID scan per row), and returns the ids it
-    /// deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer this worker's; a
-    /// row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by id with ``deleteStatement``.
+    /// Deletes the deliveries that finish with these results, each found where the claim left it (a TID scan per
+    /// row), and returns the ids it deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is
+    /// no longer this worker's; a row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by
+    /// id with ``deleteStatement``.
     static let deleteInPlaceStatement = PostgresPreparedStatement(
         name: "herald_delivery_delete_in_place",
         sql: """
