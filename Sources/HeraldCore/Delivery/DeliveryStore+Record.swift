@@ -8,8 +8,9 @@ extension DeliveryStore {
     /// then device changes — deactivations (cancelling the device's pending deliveries), environment corrections and
     /// `last_used_at` — locking devices in id order so concurrent workers cannot deadlock.
     ///
-    /// Only rows still held by `workerID` are deleted or updated: a row whose lease ran out may belong to another
-    /// worker. Its attempt is logged all the same, for the push went out.
+    /// Only rows still held by this claim are deleted or updated: `workerID` and the attempt count the claim set. A
+    /// row whose lease ran out may have been claimed again since, by another worker or by another task of this one
+    /// (same id, one attempt more). Its attempt is logged all the same, for the push went out.
     /// - Returns: The devices deactivated.
     public func record(_ attempts: [DeliveryAttempt], workerID: String) async throws -> [DeactivatedDevice] {
         guard !attempts.isEmpty else { return [] }
@@ -46,18 +47,21 @@ extension DeliveryStore {
         _ = try await connection.query(byID, bindings(moved, false))
     }
 
-    /// The ids of `attempts`, then `workerID`, then (`byLocation`) the claimed rows' locations.
+    /// The ids of `attempts`, then `workerID`, the claims' attempt counts and (`byLocation`) the claimed rows'
+    /// locations.
     private static func deleteBindings(
         _ attempts: [DeliveryAttempt], workerID: String, byLocation: Bool
     ) -> PostgresBindings {
         var bindings = PostgresBindings()
         bindings.append(attempts.map(\.delivery.id))
         bindings.append(workerID)
+        bindings.append(attempts.map(\.delivery.attempt))
         if byLocation { bindings.append(attempts.map(\.delivery.rowLocation.ctid)) }
         return bindings
     }
 
-    /// The result columns of `attempts`, then `workerID`, then (`byLocation`) the claimed rows' locations.
+    /// The result columns of `attempts`, then `workerID`, the claims' attempt counts and (`byLocation`) the claimed
+    /// rows' locations.
     private static func recordBindings(
         _ attempts: [DeliveryAttempt], workerID: String, byLocation: Bool
     ) -> PostgresBindings {
@@ -97,6 +101,7 @@ extension DeliveryStore {
         bindings.append(statuses)
         bindings.append(reasons)
         bindings.append(workerID)
+        bindings.append(attempts.map(\.delivery.attempt))
         if byLocation { bindings.append(attempts.map(\.delivery.rowLocation.ctid)) }
         return bindings
     }
@@ -180,8 +185,9 @@ extension DeliveryStore {
         name: "herald_delivery_delete_in_place",
         sql: """
             DELETE FROM deliveries AS d
-            USING unnest($1::uuid[], $3::text[]::tid[]) AS r(id, location)
+            USING unnest($1::uuid[], $3::int8[], $4::text[]::tid[]) AS r(id, claimed_attempts, location)
             WHERE d.ctid = r.location AND d.id = r.id AND d.state = 'sending' AND d.claimed_by = $2
+                AND d.attempts = r.claimed_attempts
             RETURNING d.id
             """)
 
@@ -190,7 +196,8 @@ extension DeliveryStore {
         name: "herald_delivery_delete",
         sql: """
             DELETE FROM deliveries AS d
-            WHERE d.id = ANY ($1::uuid[]) AND d.state = 'sending' AND d.claimed_by = $2
+            USING unnest($1::uuid[], $3::int8[]) AS r(id, claimed_attempts)
+            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $2 AND d.attempts = r.claimed_attempts
             """)
 
     /// Records deliveries still open (a retry, an attempt given back), each found where the claim left it, as
@@ -202,9 +209,10 @@ extension DeliveryStore {
             SET \(recordedColumns)
             FROM unnest(
                 $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
-                $9::text[]::tid[]
-            ) AS r(id, state, environment, refund, next_attempt_at, status, reason, location)
+                $9::int8[], $10::text[]::tid[]
+            ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts, location)
             WHERE d.ctid = r.location AND d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
+                AND d.attempts = r.claimed_attempts
             RETURNING d.id
             """)
 
@@ -214,9 +222,11 @@ extension DeliveryStore {
         sql: """
             UPDATE deliveries AS d
             SET \(recordedColumns)
-            FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[])
-                AS r(id, state, environment, refund, next_attempt_at, status, reason)
-            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
+            FROM unnest(
+                $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
+                $9::int8[]
+            ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts)
+            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8 AND d.attempts = r.claimed_attempts
             """)
 
     /// What recording an open delivery writes, from the `unnest` row `r`: leaving `sending` releases the claim.

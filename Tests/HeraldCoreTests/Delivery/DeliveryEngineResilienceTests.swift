@@ -36,7 +36,8 @@ extension Networked {
         }
 
         /// The results are written where the claim left each row; a row moved since (here by VACUUM FULL, which
-        /// rewrites the table) is found by its id instead, and a row another worker took over is left alone.
+        /// rewrites the table) is found by its id instead, and a row claimed again since, by another worker or by
+        /// this one (after its lease ran out, with one attempt more), is left alone.
         @Test func resultsReachRowsMovedSinceTheClaim() async throws {
             let harness = try await EngineHarness.start()
             let notification = try await harness.insertFanOut(count: 20, tokenPrefix: "d9")
@@ -53,6 +54,8 @@ extension Networked {
             #expect(before != after)
             try await harness.client.execute(
                 "UPDATE deliveries SET claimed_by = 'other' WHERE id = \(claimed[0].id)")
+            try await harness.client.execute(
+                "UPDATE deliveries SET attempts = attempts + 1 WHERE id = \(claimed[1].id)")
 
             let attempts = claimed.map { delivery in
                 DeliveryAttempt(
@@ -60,8 +63,9 @@ extension Networked {
                     latency: 0.01, payload: nil, errorMessage: nil, feedbackID: nil, finishedAt: Date())
             }
             _ = try await store.record(attempts, workerID: "mover")
-            #expect(try await harness.states(of: notification) == ["sent": 19, "sending": 1])
+            #expect(try await harness.states(of: notification) == ["sent": 18, "sending": 2])
             #expect(try await harness.delivery(claimed[0].id).state == "sending")
+            #expect(try await harness.delivery(claimed[1].id).state == "sending")
             try await harness.stop()
         }
 
