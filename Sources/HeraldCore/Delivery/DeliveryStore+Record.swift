@@ -186,8 +186,7 @@ extension DeliveryStore {
         sql: """
             DELETE FROM deliveries AS d
             USING unnest($1::uuid[], $3::int8[], $4::text[]::tid[]) AS r(id, claimed_attempts, location)
-            WHERE d.ctid = r.location AND d.id = r.id AND d.state = 'sending' AND d.claimed_by = $2
-                AND d.attempts = r.claimed_attempts
+            WHERE d.ctid = r.location AND d.id = r.id AND \(heldByClaim(worker: "$2"))
             RETURNING d.id
             """)
 
@@ -197,7 +196,7 @@ extension DeliveryStore {
         sql: """
             DELETE FROM deliveries AS d
             USING unnest($1::uuid[], $3::int8[]) AS r(id, claimed_attempts)
-            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $2 AND d.attempts = r.claimed_attempts
+            WHERE d.id = r.id AND \(heldByClaim(worker: "$2"))
             """)
 
     /// Records deliveries still open (a retry, an attempt given back), each found where the claim left it, as
@@ -211,8 +210,7 @@ extension DeliveryStore {
                 $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
                 $9::int8[], $10::text[]::tid[]
             ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts, location)
-            WHERE d.ctid = r.location AND d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8
-                AND d.attempts = r.claimed_attempts
+            WHERE d.ctid = r.location AND d.id = r.id AND \(heldByClaim(worker: "$8"))
             RETURNING d.id
             """)
 
@@ -226,8 +224,14 @@ extension DeliveryStore {
                 $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
                 $9::int8[]
             ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts)
-            WHERE d.id = r.id AND d.state = 'sending' AND d.claimed_by = $8 AND d.attempts = r.claimed_attempts
+            WHERE d.id = r.id AND \(heldByClaim(worker: "$8"))
             """)
+
+    /// That row `d` is still held by the claim of `worker` (a parameter) that set its attempt count to
+    /// `r.claimed_attempts`: a claim made since, even by the same worker, has raised the count.
+    private static func heldByClaim(worker: String) -> String {
+        "d.state = 'sending' AND d.claimed_by = \(worker) AND d.attempts = r.claimed_attempts"
+    }
 
     /// What recording an open delivery writes, from the `unnest` row `r`: leaving `sending` releases the claim.
     private static let recordedColumns = """
