@@ -18,21 +18,22 @@ enum DeliveryCancellation {
     /// A log row is dated by the clock, not the transaction's start, which may precede the notification's creation
     /// (a group cancel that began before it); readers look for a notification's rows from its creation on.
     static func expressions(where condition: String, reason: DeliveryReason?) -> String {
-        """
-        canceled AS (
-            DELETE FROM deliveries AS x
-            WHERE (\(condition)) AND x.state IN ('pending', 'deferred')
-            RETURNING x.id, x.notification_id, x.user_id, x.device_token_id, x.environment, x.attempts,
-                x.notification_type
-        ),
-        canceled_logged AS (
-            INSERT INTO push_notification_logs (
-                user_id, device_token_id, notification_id, delivery_id, notification_type, status, project_id,
-                environment, attempt, apns_reason, created_at)
-            SELECT c.user_id, c.device_token_id, c.notification_id, c.id, coalesce(c.notification_type, n.type),
-                'canceled', n.project_id, c.environment, c.attempts, \(reason.map { SQLText.literal($0.text) } ?? "NULL"), clock_timestamp()
-            FROM canceled AS c JOIN notifications AS n ON n.id = c.notification_id
-        )
-        """
+        let reasonSQL = reason.map { SQLText.literal($0.text) } ?? "NULL"
+        return """
+            canceled AS (
+                DELETE FROM deliveries AS x
+                WHERE (\(condition)) AND x.state IN ('pending', 'deferred')
+                RETURNING x.id, x.notification_id, x.user_id, x.device_token_id, x.environment, x.attempts,
+                    x.notification_type
+            ),
+            canceled_logged AS (
+                INSERT INTO push_notification_logs (
+                    user_id, device_token_id, notification_id, delivery_id, notification_type, status, project_id,
+                    environment, attempt, apns_reason, created_at)
+                SELECT c.user_id, c.device_token_id, c.notification_id, c.id, coalesce(c.notification_type, n.type),
+                    'canceled', n.project_id, c.environment, c.attempts, \(reasonSQL), clock_timestamp()
+                FROM canceled AS c JOIN notifications AS n ON n.id = c.notification_id
+            )
+            """
     }
 }

@@ -123,7 +123,8 @@ extension FinishedDeliveriesMigrationTests {
                 SELECT id, row_number() OVER (ORDER BY id) AS i FROM deliveries WHERE notification_id = \(notification)
             ), finished AS (
                 UPDATE deliveries AS d
-                SET state = CASE r.i WHEN 1 THEN 'sent' ELSE 'canceled' END, attempts = CASE r.i WHEN 1 THEN 1 ELSE 0 END,
+                SET state = CASE r.i WHEN 1 THEN 'sent' ELSE 'canceled' END,
+                    attempts = CASE r.i WHEN 1 THEN 1 ELSE 0 END,
                     last_reason = CASE r.i WHEN 2 THEN 'NotificationCanceled' END, finished_at = now()
                 FROM ranked AS r WHERE d.id = r.id AND r.i <= 2
                 RETURNING d.*
