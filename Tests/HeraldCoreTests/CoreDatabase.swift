@@ -29,6 +29,24 @@ struct CoreDatabase {
         return external
     }
 
+    /// A user with `devices` new random devices.
+    func user(_ id: String, devices: Int) async throws -> ExternalID {
+        let user = try await self.user(id)
+        for _ in 0..<devices { try await device(user) }
+        return user
+    }
+
+    /// A direct notification to `user`'s devices, accepted and expanded; its id.
+    func sendDirect(to user: ExternalID) async throws -> UUID {
+        var direct = DirectNotification()
+        direct.userIDs = [user]
+        direct.alert = Alert(title: "Hi", body: "Now")
+        try direct.validate()
+        let accepted = try await notifications.accept(NotificationDraft(direct: direct), apiKeyID: nil)
+        try await expander.expandDue()
+        return accepted.id
+    }
+
     /// Registers a new random device for `user` and returns its id.
     @discardableResult
     func device(_ user: ExternalID) async throws -> UUID {

@@ -1,4 +1,3 @@
-import APNsCore
 import Foundation
 import HeraldCore
 import HeraldTesting
@@ -8,17 +7,6 @@ import Testing
 /// Deliveries canceled outside the engine leave the outbox and leave a `canceled` log row each, which a
 /// notification's counts then show.
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct DeliveryCancellationTests {
-    /// A direct notification to `user`'s devices, expanded.
-    static func send(_ db: CoreDatabase, to user: ExternalID) async throws -> UUID {
-        var direct = DirectNotification()
-        direct.userIDs = [user]
-        direct.alert = Alert(title: "Hi", body: "Now")
-        try direct.validate()
-        let accepted = try await db.notifications.accept(NotificationDraft(direct: direct), apiKeyID: nil)
-        try await db.expander.expandDue()
-        return accepted.id
-    }
-
     /// The log rows of `notification` as (device, status, attempt, type).
     static func logged(_ db: CoreDatabase, _ notification: UUID) async throws -> [(UUID?, String, Int, String)] {
         try await db.client.query(
@@ -35,7 +23,7 @@ import Testing
         let alice = try await db.user("alice")
         let removed = try await db.device(alice)
         let kept = try await db.device(alice)
-        let notification = try await Self.send(db, to: alice)
+        let notification = try await db.sendDirect(to: alice)
         #expect(try await db.deliveries(notification).count == 2)
 
         #expect(try await db.devices.remove(removed, of: alice, in: .everyApp))
@@ -54,9 +42,7 @@ import Testing
     @Test func cancelingANotificationLogsEachOpenDeliveryOnce() async throws {
         let db = try await CoreDatabase.make()
         defer { db.client.shutdown() }
-        let bob = try await db.user("bob")
-        for _ in 0..<3 { try await db.device(bob) }
-        let notification = try await Self.send(db, to: bob)
+        let notification = try await db.sendDirect(to: try await db.user("bob", devices: 3))
 
         let canceled = try #require(try await db.notifications.cancel(notification, in: .everyApp))
         #expect(canceled.canceledDeliveries == 3)

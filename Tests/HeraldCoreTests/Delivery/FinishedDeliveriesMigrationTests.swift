@@ -113,9 +113,7 @@ extension FinishedDeliveriesMigrationTests {
     @Test func pruneMovesDeliveriesFinishedInPlaceIntoTheLog() async throws {
         let db = try await CoreDatabase.make()
         defer { db.client.shutdown() }
-        let ada = try await db.user("ada")
-        for _ in 0..<3 { try await db.device(ada) }
-        let notification = try await DeliveryCancellationTests.send(db, to: ada)
+        let notification = try await db.sendDirect(to: try await db.user("ada", devices: 3))
         // As the earlier release recorded them: one sent (with its log row), one canceled by the API (without).
         try await db.client.execute(
             """

@@ -220,24 +220,10 @@ public struct EngineHarness: Sendable {
         return notification
     }
 
-    /// How many of `notification`'s deliveries are in each state: open ones in the outbox, finished ones by their
-    /// newest final log row (a finished delivery leaves the outbox).
+    /// How many of `notification`'s deliveries are in each state, as `GET /api/v1/notifications/{id}` counts them:
+    /// open ones in the outbox, finished ones by their final log row.
     public func states(of notification: UUID) async throws -> [String: Int] {
-        let rows = try await client.query(
-            """
-            SELECT state, count(*) FROM (
-                SELECT state FROM deliveries WHERE notification_id = \(notification) AND finished_at IS NULL
-                UNION ALL
-                SELECT status FROM (
-                    SELECT DISTINCT ON (l.delivery_id) l.status FROM push_notification_logs AS l
-                    WHERE l.notification_id = \(notification) AND l.status <> 'retrying' AND NOT EXISTS (
-                        SELECT 1 FROM deliveries AS d WHERE d.id = l.delivery_id AND d.finished_at IS NULL)
-                    ORDER BY l.delivery_id, l.created_at DESC
-                ) AS finished
-            ) AS s GROUP BY state
-            """
-        ).decode((String, Int).self)
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
+        try await NotificationStore(client: client).status(notification, in: .everyApp)?.deliveries ?? [:]
     }
 
     /// Delivery `id` as its outbox row has it while open, or as its newest final log row does once finished.
