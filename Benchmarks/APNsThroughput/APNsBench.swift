@@ -52,11 +52,11 @@ struct APNsBench: AsyncParsableCommand {
             }
         }
         _ = try await Self.send(
-            Self.batches(of: try makeRequests(warmup), size: batch), inFlight: inFlight, pool: pool)
+            Self.batches(of: try makeRequests(warmup), size: batch), batch: batch, inFlight: inFlight, pool: pool)
         let measured = Self.batches(of: try makeRequests(requests), size: batch)
         let started = ContinuousClock.now
         let cpuBefore = Self.processCPUSeconds()
-        let (latencies, answers) = try await Self.send(measured, inFlight: inFlight, pool: pool)
+        let (latencies, answers) = try await Self.send(measured, batch: batch, inFlight: inFlight, pool: pool)
         let cpu = Self.processCPUSeconds() - cpuBefore
         let elapsed = ContinuousClock.now - started
         runner.cancel()
@@ -86,13 +86,14 @@ struct APNsBench: AsyncParsableCommand {
         }
     }
 
-    /// Sends `batches` from concurrent senders that keep `inFlight` pushes in flight in all, each sending a batch at
+    /// Sends `batches` (of `batch` requests, the last maybe fewer) from concurrent senders that keep `inFlight` pushes
+    /// in flight in all, each sending a batch at
     /// a time and waiting for all its answers (as the delivery engine's workers do); returns latencies (ms) and how
     /// many answers had each HTTP status ("none" when no answer came).
     static func send(
-        _ batches: [[PushRequest]], inFlight: Int, pool: APNsConnectionPool
+        _ batches: [[PushRequest]], batch: Int, inFlight: Int, pool: APNsConnectionPool
     ) async throws -> ([Double], [String: Int]) {
-        let batch = batches.first?.count ?? 1
+        let batch = max(1, batch)
         let count = batches.reduce(0) { $0 + $1.count }
         let senders = max(1, min(inFlight / batch, batches.count))
         return try await withThrowingTaskGroup(of: ([Double], [String: Int]).self) { group in

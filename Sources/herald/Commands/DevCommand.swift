@@ -47,15 +47,11 @@ struct DevCommand: AsyncParsableCommand {
         let folder = try DevDataFolder(path: dataDir)
         let postgresDirectory = try await folder.postgresDirectory()
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
-        let postgres = try await EmbeddedPostgres.start(options: .init(directory: postgresDirectory, durable: true))
-        do {
+        try await EmbeddedPostgres.withCluster(options: .init(directory: postgresDirectory, durable: true)) {
+            postgres in
             try await run(on: postgres, migrations: migrationSettings, folder: folder, until: shutdown, logger: logger)
-        } catch {
-            await postgres.stop()
-            throw error
+            Console.line("stopping PostgreSQL …")
         }
-        Console.line("stopping PostgreSQL …")
-        await postgres.stop()
         Console.line("stopped")
     }
 

@@ -5,10 +5,17 @@ extension EmbeddedPostgres {
         url: String?, options: Options, _ body: (_ url: String) async throws -> Result
     ) async throws -> Result {
         if let url { return try await body(url) }
+        return try await withCluster(options: options) { try await body($0.url()) }
+    }
+
+    /// Runs `body` on a cluster started with `options`, and stops the cluster however `body` ends.
+    public static func withCluster<Result>(
+        options: Options, _ body: (EmbeddedPostgres) async throws -> Result
+    ) async throws -> Result {
         let cluster = try await start(options: options)
         let result: Result
         do {
-            result = try await body(cluster.url())
+            result = try await body(cluster)
         } catch {
             await cluster.stop()
             throw error
