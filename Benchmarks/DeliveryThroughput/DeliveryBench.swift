@@ -127,21 +127,13 @@ struct DeliveryBench: AsyncParsableCommand {
     }
 
     /// The raw client: `rawRequests` pushes in batches of `batchSize` through the engine's batch path, with
-    /// `inFlight` pushes awaiting an answer at once, as apns-bench measures; the requests are built beforehand.
+    /// `inFlight` pushes awaiting an answer at once, as apns-bench measures. The pushes are the engine's, built
+    /// beforehand: the same notification fanned out to the same devices, with the same headers and payload.
     /// With `logRows`, each batch's answers are followed by that batch's log rows, written as the engine writes them.
     private func rawClientRate(
         pool: APNsConnectionPool, logRows: LogRowFloor? = nil
     ) async throws -> (seconds: Double, rate: Double) {
-        let token = DeviceToken(hex: String(repeating: "ab", count: 32))!
-        let payload = try Payload(
-            aps: APS(
-                alert: Alert(title: "New Feedback", body: "Feature request: Dark mode support"), badge: 1,
-                sound: .default)
-        )
-        .encoded()
-        let requests = try (0..<rawRequests).map { _ in
-            try PushRequest(deviceToken: token, bundleID: Self.bundleID, pushType: .alert, payloadJSON: payload)
-        }
+        let requests = try DeliveryRowWriter.pushes(count: rawRequests, devices: devices, bundleID: Self.bundleID)
         let batches = stride(from: 0, to: requests.count, by: batchSize).map {
             Array(requests[$0..<min($0 + batchSize, requests.count)])
         }
@@ -177,10 +169,11 @@ struct DeliveryBench: AsyncParsableCommand {
         let user = try await client.query(
             "INSERT INTO users (external_id, email, name) VALUES ('bench', 'bench@example.com', 'Bench') RETURNING id"
         ).scalar(UUID.self)
+        let tokens = DeliveryRowWriter.deviceTokens(devices).map(\.hex)
         try await client.execute(
             """
             INSERT INTO device_tokens (user_id, token, platform, environment)
-            SELECT \(user), 'ab' || lpad(to_hex(i), 62, '0'), 'iOS', 'sandbox' FROM generate_series(1, \(devices)) AS i
+            SELECT \(user), token, 'iOS', 'sandbox' FROM unnest(\(tokens)::text[]) AS token
             """)
         let writer = try DeliveryRowWriter(client: client, user: user, devices: devices)
         var written = 0
@@ -253,20 +246,48 @@ struct DeliveryRowWriter {
     let devices: Int
     let content: PostgresJSON
 
+    /// What every notification the writer makes says.
+    static let message = NotificationMessage(
+        payload: Payload(
+            aps: APS(
+                alert: Alert(title: "New Feedback", body: "Feature request: Dark mode support"), badge: 1,
+                sound: .default, mutableContent: true),
+            custom: [
+                "type": .string("new_feedback"), "feedbackId": .string("550e8400-e29b-41d4-a716-446655440000"),
+                "actionUrl": .string("feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000"),
+            ]))
+
     init(client: PostgresClient, user: UUID, devices: Int) throws {
         self.client = client
         self.user = user
         self.devices = devices
-        content = try PostgresJSON(
-            encoding: NotificationMessage(
-                payload: Payload(
-                    aps: APS(
-                        alert: Alert(title: "New Feedback", body: "Feature request: Dark mode support"), badge: 1,
-                        sound: .default, mutableContent: true),
-                    custom: [
-                        "type": .string("new_feedback"), "feedbackId": .string("550e8400-e29b-41d4-a716-446655440000"),
-                        "actionUrl": .string("feedbackkit://feedback/550e8400-e29b-41d4-a716-446655440000"),
-                    ])))
+        content = try PostgresJSON(encoding: Self.message)
+    }
+
+    /// The pushes the engine makes of `count` deliveries written by a writer: one notification per `devices` pushes,
+    /// each fanned out to the devices in turn, built from the notification's template as the engine builds them.
+    static func pushes(count: Int, devices: Int, bundleID: String) throws -> [PushRequest] {
+        let tokens = deviceTokens(devices)
+        var requests: [PushRequest] = []
+        requests.reserveCapacity(count)
+        while requests.count < count {
+            let template = try PushTemplate(
+                message: message, payload: message.payload(for: .default)!, appearance: PushAppearance(),
+                notificationID: UUID(),
+                expiresAt: nil)
+            for token in tokens.prefix(count - requests.count) {
+                requests.append(try template.request(apnsID: APNsID(), deviceToken: token, bundleID: bundleID))
+            }
+        }
+        return requests
+    }
+
+    /// The tokens of the bench's `count` devices.
+    static func deviceTokens(_ count: Int) -> [DeviceToken] {
+        (1...count).map { index in
+            let hex = String(index, radix: 16)
+            return DeviceToken(hex: "ab" + String(repeating: "0", count: 62 - hex.count) + hex)!
+        }
     }
 
     func write(_ count: Int) async throws {
