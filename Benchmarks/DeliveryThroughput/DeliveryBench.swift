@@ -77,16 +77,20 @@ struct DeliveryBench: AsyncParsableCommand {
                 requestTimeout: .seconds(60), tls: TLSClientConfiguration(additionalCAFile: caFile)),
             tokens: tokens, logger: logger)
         let poolTask = Task { await pool.run() }
+        let meter = try await CPUMeter(client: client)
 
-        let raw = try await rawClientRate(pool: pool)
+        let raw = try await rawClientRate(pool: pool, meter: meter)
         print(
             String(format: "raw APNs client: %d pushes in %.2f s = %.0f pushes/s", rawRequests, raw.seconds, raw.rate))
+        print("raw APNs client: " + raw.cpu.perUnit(rawRequests, unit: "push"))
 
-        let engine = try await engineRun(client: client, pool: pool, logger: logger)
+        let engine = try await engineRun(client: client, pool: pool, meter: meter, logger: logger)
         print(
             String(
                 format: "delivery engine: %d deliveries in %.2f s = %.0f deliveries/s (%.0f%% of the raw client)",
                 deliveries, engine.seconds, engine.rate, 100 * engine.rate / raw.rate))
+        print("delivery engine: " + engine.cpu.perUnit(deliveries, unit: "delivery"))
+        printBudget(raw: raw.cpu, engine: engine.cpu)
         print(
             String(
                 format: "row-to-APNs latency at %d deliveries/s: p50 %.1f ms, p99 %.1f ms (%d deliveries); %d log rows",
@@ -106,12 +110,13 @@ struct DeliveryBench: AsyncParsableCommand {
         // autovacuum working through them would slow the floor down.
         try await client.execute("VACUUM deliveries")
         let floor = try await LogRowFloor(client: client, rows: rawRequests, batchSize: batchSize)
-        let logged = try await rawClientRate(pool: pool, logRows: floor)
+        let logged = try await rawClientRate(pool: pool, meter: meter, logRows: floor)
         print(
             String(
                 format: "raw APNs client writing the engine's log rows: %d pushes in %.2f s = %.0f pushes/s "
                     + "(%.0f%% of the raw client)", rawRequests, logged.seconds, logged.rate,
                 100 * logged.rate / raw.rate))
+        print("raw APNs client writing the engine's log rows: " + logged.cpu.perUnit(rawRequests, unit: "push"))
         print(
             String(
                 format: "result: raw client + each batch's log rows (one COPY and commit), the most an engine that "
@@ -126,18 +131,32 @@ struct DeliveryBench: AsyncParsableCommand {
         try? FileManager.default.removeItem(atPath: caFile)
     }
 
+    /// How much of the machine a delivery may use for the engine to reach 0.8 of the raw client, beside what it used:
+    /// at 0.8 of the raw client's rate, a delivery has the machine's whole capacity (every core, never idle) divided
+    /// by that rate, and no more.
+    private func printBudget(raw: CPUMeter.Reading, engine: CPUMeter.Reading) {
+        let allowed = raw.machineTotal * 1e6 / Double(rawRequests) / 0.8
+        let used = engine.machineBusy * 1e6 / Double(deliveries)
+        print(
+            String(
+                format: "at 0.8 of the raw client a delivery may use %.1f µs of the machine's CPU (every core, never "
+                    + "idle); the engine used %.1f µs, the raw client %.1f µs per push", allowed, used,
+                raw.machineBusy * 1e6 / Double(rawRequests)))
+    }
+
     /// The raw client: `rawRequests` pushes in batches of `batchSize` through the engine's batch path, with
     /// `inFlight` pushes awaiting an answer at once, as apns-bench measures. The pushes are the engine's, built
     /// beforehand: the same notification fanned out to the same devices, with the same headers and payload.
     /// With `logRows`, each batch's answers are followed by that batch's log rows, written as the engine writes them.
     private func rawClientRate(
-        pool: APNsConnectionPool, logRows: LogRowFloor? = nil
-    ) async throws -> (seconds: Double, rate: Double) {
+        pool: APNsConnectionPool, meter: CPUMeter, logRows: LogRowFloor? = nil
+    ) async throws -> (seconds: Double, rate: Double, cpu: CPUMeter.Reading) {
         let requests = try DeliveryRowWriter.pushes(count: rawRequests, devices: devices, bundleID: Self.bundleID)
         let batches = stride(from: 0, to: requests.count, by: batchSize).map {
             Array(requests[$0..<min($0 + batchSize, requests.count)])
         }
         let senders = max(1, min(inFlight / batchSize, batches.count))
+        let cpuBefore = meter.read()
         let started = ContinuousClock.now
         let failures = try await withThrowingTaskGroup(of: Int.self) { group in
             for sender in 0..<senders {
@@ -155,17 +174,18 @@ struct DeliveryBench: AsyncParsableCommand {
             return try await group.reduce(0, +)
         }
         let seconds = (ContinuousClock.now - started).benchSeconds
+        let cpu = meter.read() - cpuBefore
         if failures > 0 { print("raw client failures: \(failures)") }
-        return (seconds, Double(rawRequests) / seconds)
+        return (seconds, Double(rawRequests) / seconds, cpu)
     }
 
     /// Two measurements on one engine. Throughput: `deliveries` rows are written first (as expansion would),
     /// then the engine is started and timed until it has sent them all. Latency: rows then arrive at a steady
     /// `latencyRate` for `latencySeconds`, and each one's time from insert to its recorded APNs answer is
     /// measured; a queue kept full on purpose would measure only its own length.
-    private func engineRun(client: PostgresClient, pool: APNsConnectionPool, logger: Logger) async throws
-        -> EngineRun
-    {
+    private func engineRun(
+        client: PostgresClient, pool: APNsConnectionPool, meter: CPUMeter, logger: Logger
+    ) async throws -> EngineRun {
         let user = try await client.query(
             "INSERT INTO users (external_id, email, name) VALUES ('bench', 'bench@example.com', 'Bench') RETURNING id"
         ).scalar(UUID.self)
@@ -190,10 +210,12 @@ struct DeliveryBench: AsyncParsableCommand {
         let engine = DeliveryEngine(
             client: client, apns: OnePool(pool: pool, batched: !taskPerPush), configuration: configuration,
             metrics: DeliveryMetrics(factory: outcomes), logger: logger)
+        let cpuBefore = meter.read()
         let started = ContinuousClock.now
         let runner = Task { await engine.run() }
         try await outcomes.waitUntilSent(deliveries)
         let seconds = (ContinuousClock.now - started).benchSeconds
+        let cpu = meter.read() - cpuBefore
 
         let steadyStart = try await client.query("SELECT clock_timestamp()").scalar(Date.self)
         let tick = Duration.milliseconds(100)
@@ -224,7 +246,7 @@ struct DeliveryBench: AsyncParsableCommand {
         ).decode((Double, Double, Int).self)[0]
         let logs = try await client.query("SELECT count(*) FROM push_notification_logs").scalar(Int.self)
         return EngineRun(
-            seconds: seconds, rate: Double(deliveries) / seconds, steadyRate: perTick * 10, p50: latency.0,
+            seconds: seconds, rate: Double(deliveries) / seconds, cpu: cpu, steadyRate: perTick * 10, p50: latency.0,
             p99: latency.1, steadyCount: latency.2, logs: logs)
     }
 }
@@ -232,6 +254,7 @@ struct DeliveryBench: AsyncParsableCommand {
 struct EngineRun {
     var seconds: Double
     var rate: Double
+    var cpu: CPUMeter.Reading
     var steadyRate: Int
     var p50: Double
     var p99: Double

@@ -1,0 +1,90 @@
+import Foundation
+import Postgres
+
+/// CPU time spent by this process (the client, the engine and the in-process mock), by the PostgreSQL server and by
+/// the whole machine, read from Linux's `/proc`: where a rate bound by the machine's cores goes.
+struct CPUMeter {
+    /// Seconds of CPU so far.
+    struct Reading {
+        var process: Double
+        var postgres: Double
+        var machineBusy: Double
+        var machineTotal: Double
+
+        static func - (after: Reading, before: Reading) -> Reading {
+            Reading(
+                process: after.process - before.process, postgres: after.postgres - before.postgres,
+                machineBusy: after.machineBusy - before.machineBusy,
+                machineTotal: after.machineTotal - before.machineTotal)
+        }
+
+        /// Microseconds of CPU per unit of work for `count` units: this process's, PostgreSQL's and the whole
+        /// machine's (every process and the kernel), and how busy the machine was.
+        func perUnit(_ count: Int, unit: String) -> String {
+            let micro = 1e6 / Double(count)
+            return String(
+                format: "CPU per %@: this process %.1f µs, PostgreSQL %.1f µs, the machine %.1f µs (%.0f%% busy)",
+                unit, process * micro, postgres * micro, machineBusy * micro,
+                100 * machineBusy / max(machineTotal, 1e-9))
+        }
+    }
+
+    /// The server's main process, whose children are its sessions and background workers.
+    private let postmaster: Int32
+    private let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    /// Finds the server through a session's process, whose parent is the server's main process.
+    /// - Throws: When the server does not run on this machine (its session is not in `/proc`).
+    init(client: PostgresClient) async throws {
+        let backend = try await client.query("SELECT pg_backend_pid()").scalar(Int32.self)
+        guard let stat = Self.stat(of: backend) else {
+            throw PostgresError(
+                kind: .invalidUsage, message: "PostgreSQL session \(backend) is not a process of this machine")
+        }
+        postmaster = stat.parent
+    }
+
+    func read() -> Reading {
+        // A session that ended was reaped by the server, which then counts its time among its children's.
+        var postgres = 0.0
+        if let server = Self.stat(of: postmaster) { postgres += server.ticks + server.reapedChildrenTicks }
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in processes {
+            guard let pid = Int32(name), let child = Self.stat(of: pid), child.parent == postmaster else { continue }
+            postgres += child.ticks
+        }
+        let machine = Self.machineTicks()
+        return Reading(
+            process: (Self.stat(of: getpid())?.ticks ?? 0) / ticksPerSecond, postgres: postgres / ticksPerSecond,
+            machineBusy: machine.busy / ticksPerSecond, machineTotal: machine.total / ticksPerSecond)
+    }
+
+    private struct ProcessStat {
+        var parent: Int32
+        var ticks: Double
+        var reapedChildrenTicks: Double
+    }
+
+    /// `/proc/<pid>/stat`: the fields after the command name (which may hold spaces) start at field 3, the state.
+    private static func stat(of pid: Int32) -> ProcessStat? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = text.lastIndex(of: ")")
+        else { return nil }
+        let fields = text[text.index(after: end)...].split(separator: " ")
+        guard fields.count > 14, let parent = Int32(fields[1]) else { return nil }
+        let number = { (index: Int) in Double(fields[index]) ?? 0 }
+        // Fields 14–17: utime, stime, cutime, cstime.
+        return ProcessStat(parent: parent, ticks: number(11) + number(12), reapedChildrenTicks: number(13) + number(14))
+    }
+
+    /// The first line of `/proc/stat`: user, nice, system, idle, iowait, irq, softirq, steal.
+    private static func machineTicks() -> (busy: Double, total: Double) {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first
+        else { return (0, 0) }
+        let values = line.split(separator: " ").dropFirst().prefix(8).map { Double($0) ?? 0 }
+        guard values.count == 8 else { return (0, 0) }
+        let idle = values[3] + values[4]
+        return (values.reduce(0, +) - idle, values.reduce(0, +))
+    }
+}
