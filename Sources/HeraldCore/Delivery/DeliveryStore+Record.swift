@@ -49,7 +49,7 @@ extension DeliveryStore {
 
     /// The ids of `attempts`, then `workerID`, the claims' attempt counts and (`byLocation`) the claimed rows'
     /// locations.
-    private static func deleteBindings(
+    static func deleteBindings(
         _ attempts: [DeliveryAttempt], workerID: String, byLocation: Bool
     ) -> PostgresBindings {
         var bindings = PostgresBindings()
@@ -62,7 +62,7 @@ extension DeliveryStore {
 
     /// The result columns of `attempts`, then `workerID`, the claims' attempt counts and (`byLocation`) the claimed
     /// rows' locations.
-    private static func recordBindings(
+    static func recordBindings(
         _ attempts: [DeliveryAttempt], workerID: String, byLocation: Bool
     ) -> PostgresBindings {
         var ids: [UUID] = []
@@ -177,16 +177,17 @@ extension DeliveryStore {
         "latency_ms",
     ]
 
-    /// Deletes the deliveries that finish with these results, each found where the claim left it (a TID scan per
-    /// row), and returns the ids it deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is
-    /// no longer this worker's; a row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by
-    /// id with ``deleteStatement``.
+    /// Deletes the deliveries that finish with these results, each found where the claim left it (a TID scan), and
+    /// returns the ids it deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer
+    /// this worker's; a row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by id with
+    /// ``deleteStatement``.
     static let deleteInPlaceStatement = PostgresPreparedStatement(
         name: "herald_delivery_delete_in_place",
         sql: """
             DELETE FROM deliveries AS d
             USING unnest($1::uuid[], $3::int8[], $4::text[]::tid[]) AS r(id, claimed_attempts, location)
-            WHERE d.ctid = r.location AND d.id = r.id AND \(heldByClaim(worker: "$2"))
+            WHERE \(onlyThese("d.ctid", "$4::text[]::tid[]")) AND d.ctid = r.location AND d.id = r.id
+                AND \(heldByClaim(worker: "$2"))
             RETURNING d.id
             """)
 
@@ -196,7 +197,7 @@ extension DeliveryStore {
         sql: """
             DELETE FROM deliveries AS d
             USING unnest($1::uuid[], $3::int8[]) AS r(id, claimed_attempts)
-            WHERE d.id = r.id AND \(heldByClaim(worker: "$2"))
+            WHERE \(onlyThese("d.id", "$1::uuid[]")) AND d.id = r.id AND \(heldByClaim(worker: "$2"))
             """)
 
     /// Records deliveries still open (a retry, an attempt given back), each found where the claim left it, as
@@ -210,7 +211,8 @@ extension DeliveryStore {
                 $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
                 $9::int8[], $10::text[]::tid[]
             ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts, location)
-            WHERE d.ctid = r.location AND d.id = r.id AND \(heldByClaim(worker: "$8"))
+            WHERE \(onlyThese("d.ctid", "$10::text[]::tid[]")) AND d.ctid = r.location AND d.id = r.id
+                AND \(heldByClaim(worker: "$8"))
             RETURNING d.id
             """)
 
@@ -224,8 +226,20 @@ extension DeliveryStore {
                 $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
                 $9::int8[]
             ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts)
-            WHERE d.id = r.id AND \(heldByClaim(worker: "$8"))
+            WHERE \(onlyThese("d.id", "$1::uuid[]")) AND d.id = r.id AND \(heldByClaim(worker: "$8"))
             """)
+
+    /// That `column` is one of the `array` parameter's values, in a form that makes the planner read `deliveries` by
+    /// those values (a TID scan for locations, the primary key for ids) and join the result to the `unnest` rows.
+    ///
+    /// Joined to `unnest` alone, the planner may scan the whole outbox instead and test each `sending` row against
+    /// every result, a nested loop of outbox rows × results: the statistics of a table whose rows change state
+    /// within seconds often say no row is `sending`, so such a scan looks like it finds one row. It found 2,000
+    /// and took 136 ms for 500 results in a 20,000-row outbox, where this form takes under 1 ms. The array comes
+    /// through a sub-select, whose size the planner does not guess from the bound value, as in the claim.
+    private static func onlyThese(_ column: String, _ array: String) -> String {
+        "\(column) = ANY (ARRAY(SELECT unnest(\(array))))"
+    }
 
     /// That row `d` is still held by the claim of `worker` (a parameter) that set its attempt count to
     /// `r.claimed_attempts`: a claim made since, even by the same worker, has raised the count.
