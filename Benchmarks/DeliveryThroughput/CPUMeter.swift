@@ -1,19 +1,22 @@
 import Foundation
 import Postgres
 
-/// CPU time spent by this process (the client, the engine and the in-process mock), by the PostgreSQL server and by
-/// the whole machine, read from Linux's `/proc`: where a rate bound by the machine's cores goes.
+/// CPU time spent by this process (the client, the engine and the in-process mock), by the PostgreSQL server (when it
+/// runs on this machine) and by the whole machine, read from Linux's `/proc`: where a rate bound by the machine's
+/// cores goes.
 struct CPUMeter {
     /// Seconds of CPU so far.
     struct Reading {
         var process: Double
-        var postgres: Double
+        /// Nil when the server runs on another machine.
+        var postgres: Double?
         var machineBusy: Double
         var machineTotal: Double
 
         static func - (after: Reading, before: Reading) -> Reading {
             Reading(
-                process: after.process - before.process, postgres: after.postgres - before.postgres,
+                process: after.process - before.process,
+                postgres: after.postgres.flatMap { after in before.postgres.map { after - $0 } },
                 machineBusy: after.machineBusy - before.machineBusy,
                 machineTotal: after.machineTotal - before.machineTotal)
         }
@@ -22,41 +25,44 @@ struct CPUMeter {
         /// machine's (every process and the kernel), and how busy the machine was.
         func perUnit(_ count: Int, unit: String) -> String {
             let micro = 1e6 / Double(count)
+            let server = postgres.map { String(format: "PostgreSQL %.1f µs", $0 * micro) } ?? "PostgreSQL elsewhere"
             return String(
-                format: "CPU per %@: this process %.1f µs, PostgreSQL %.1f µs, the machine %.1f µs (%.0f%% busy)",
-                unit, process * micro, postgres * micro, machineBusy * micro,
-                100 * machineBusy / max(machineTotal, 1e-9))
+                format: "CPU per %@: this process %.1f µs, %@, the machine %.1f µs (%.0f%% busy)", unit,
+                process * micro, server, machineBusy * micro, 100 * machineBusy / max(machineTotal, 1e-9))
         }
     }
 
-    /// The server's main process, whose children are its sessions and background workers.
-    private let postmaster: Int32
+    /// The server's main process, whose children are its sessions and background workers; nil when the server runs
+    /// on another machine.
+    private let postmaster: Int32?
     private let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
-    /// Finds the server through a session's process, whose parent is the server's main process.
-    /// - Throws: When the server does not run on this machine (its session is not in `/proc`).
+    /// Finds the server through a session's process, whose parent is the server's main process. When no `postgres`
+    /// process here has the session's process id, the server runs elsewhere.
     init(client: PostgresClient) async throws {
         let backend = try await client.query("SELECT pg_backend_pid()").scalar(Int32.self)
-        guard let stat = Self.stat(of: backend) else {
-            throw PostgresError(
-                kind: .invalidUsage, message: "PostgreSQL session \(backend) is not a process of this machine")
-        }
-        postmaster = stat.parent
+        let command = try? String(contentsOfFile: "/proc/\(backend)/comm", encoding: .utf8)
+        postmaster = command?.hasPrefix("postgres") == true ? Self.stat(of: backend)?.parent : nil
     }
 
     func read() -> Reading {
-        // A session that ended was reaped by the server, which then counts its time among its children's.
-        var postgres = 0.0
-        if let server = Self.stat(of: postmaster) { postgres += server.ticks + server.reapedChildrenTicks }
-        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for name in processes {
-            guard let pid = Int32(name), let child = Self.stat(of: pid), child.parent == postmaster else { continue }
-            postgres += child.ticks
-        }
         let machine = Self.machineTicks()
         return Reading(
-            process: (Self.stat(of: getpid())?.ticks ?? 0) / ticksPerSecond, postgres: postgres / ticksPerSecond,
+            process: (Self.stat(of: getpid())?.ticks ?? 0) / ticksPerSecond,
+            postgres: postmaster.map { Self.serverTicks(postmaster: $0) / ticksPerSecond },
             machineBusy: machine.busy / ticksPerSecond, machineTotal: machine.total / ticksPerSecond)
+    }
+
+    /// The server's ticks: its own, its live children's, and those of the children it reaped (sessions that ended).
+    private static func serverTicks(postmaster: Int32) -> Double {
+        var ticks = 0.0
+        if let server = stat(of: postmaster) { ticks += server.ticks + server.reapedChildrenTicks }
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in processes {
+            guard let pid = Int32(name), let child = stat(of: pid), child.parent == postmaster else { continue }
+            ticks += child.ticks
+        }
+        return ticks
     }
 
     private struct ProcessStat {
