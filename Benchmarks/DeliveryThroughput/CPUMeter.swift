@@ -54,15 +54,24 @@ struct CPUMeter {
     }
 
     /// The server's ticks: its own, its live children's, and those of the children it reaped (sessions that ended).
+    /// A child reaped while the children are read would be counted in neither place, or in both: they are read again
+    /// (a few times at most) until the server's count of reaped ticks is the same before and after.
     private static func serverTicks(postmaster: Int32) -> Double {
-        var ticks = 0.0
-        if let server = stat(of: postmaster) { ticks += server.ticks + server.reapedChildrenTicks }
-        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for name in processes {
-            guard let pid = Int32(name), let child = stat(of: pid), child.parent == postmaster else { continue }
-            ticks += child.ticks
+        var before = stat(of: postmaster)
+        var total = 0.0
+        for _ in 0..<5 {
+            var children = 0.0
+            let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            for name in processes {
+                guard let pid = Int32(name), let child = stat(of: pid), child.parent == postmaster else { continue }
+                children += child.ticks
+            }
+            let after = stat(of: postmaster)
+            total = children + (after.map { $0.ticks + $0.reapedChildrenTicks } ?? 0)
+            if before?.reapedChildrenTicks == after?.reapedChildrenTicks { break }
+            before = after
         }
-        return ticks
+        return total
     }
 
     private struct ProcessStat {

@@ -34,6 +34,12 @@ struct DeliveryBench: AsyncParsableCommand {
     static let teamID = "TEAM123456"
     static let bundleID = "com.example.herald"
 
+    func validate() throws {
+        guard deliveries > 0, rawRequests > 0, devices > 0, connections > 0, workers > 0, batchSize > 0 else {
+            throw ValidationError("every count must be at least 1")
+        }
+    }
+
     func run() async throws {
         try await EmbeddedPostgres.withDatabase(
             url: ProcessInfo.processInfo.environment["DATABASE_URL"], options: .init(durable: !nonDurable)
