@@ -186,8 +186,7 @@ extension DeliveryStore {
         sql: """
             DELETE FROM deliveries AS d
             USING unnest($1::uuid[], $3::int8[], $4::text[]::tid[]) AS r(id, claimed_attempts, location)
-            WHERE \(onlyThese("d.ctid", "$4::text[]::tid[]")) AND d.ctid = r.location AND d.id = r.id
-                AND \(heldByClaim(worker: "$2"))
+            WHERE \(isResultRow(locations: "$4")) AND \(heldByClaim(worker: "$2"))
             RETURNING d.id
             """)
 
@@ -197,7 +196,7 @@ extension DeliveryStore {
         sql: """
             DELETE FROM deliveries AS d
             USING unnest($1::uuid[], $3::int8[]) AS r(id, claimed_attempts)
-            WHERE \(onlyThese("d.id", "$1::uuid[]")) AND d.id = r.id AND \(heldByClaim(worker: "$2"))
+            WHERE \(isResultRow(locations: nil)) AND \(heldByClaim(worker: "$2"))
             """)
 
     /// Records deliveries still open (a retry, an attempt given back), each found where the claim left it, as
@@ -207,12 +206,8 @@ extension DeliveryStore {
         sql: """
             UPDATE deliveries AS d
             SET \(recordedColumns)
-            FROM unnest(
-                $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
-                $9::int8[], $10::text[]::tid[]
-            ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts, location)
-            WHERE \(onlyThese("d.ctid", "$10::text[]::tid[]")) AND d.ctid = r.location AND d.id = r.id
-                AND \(heldByClaim(worker: "$8"))
+            FROM unnest(\(recordedResults), $10::text[]::tid[]) AS r(\(recordedResultNames), location)
+            WHERE \(isResultRow(locations: "$10")) AND \(heldByClaim(worker: "$8"))
             RETURNING d.id
             """)
 
@@ -222,25 +217,26 @@ extension DeliveryStore {
         sql: """
             UPDATE deliveries AS d
             SET \(recordedColumns)
-            FROM unnest(
-                $1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[],
-                $9::int8[]
-            ) AS r(id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts)
-            WHERE \(onlyThese("d.id", "$1::uuid[]")) AND d.id = r.id AND \(heldByClaim(worker: "$8"))
+            FROM unnest(\(recordedResults)) AS r(\(recordedResultNames))
+            WHERE \(isResultRow(locations: nil)) AND \(heldByClaim(worker: "$8"))
             """)
 
-    /// That `column` is one of the `array` parameter's values, in a form that makes the planner read `deliveries` by
-    /// those values (a TID scan for locations, the primary key for ids) and join the result to the `unnest` rows.
+    /// That row `d` is the one the `unnest` row `r` is about: found where the claim left it, given `locations` (the
+    /// parameter of the claimed rows' locations, as text), else by its id (parameter `$1`).
     ///
-    /// Joined to `unnest` alone, the planner may scan the whole outbox instead and test each `sending` row against
-    /// every result, a nested loop of outbox rows × results: the statistics of a table whose rows change state
-    /// within seconds often say no row is `sending`, so such a scan looks like it finds one row. It found 2,000
-    /// and took 136 ms for 500 results in a 20,000-row outbox, where this form takes under 1 ms. The array comes
-    /// through a sub-select, whose size the planner does not guess from the bound value, as in the claim. Once a
-    /// session plans a statement generically, by location it looks each result's row up by TID as before; by id it
-    /// may test the rows it found against every result, which the few rows moved since their claim make cheap.
-    private static func onlyThese(_ column: String, _ array: String) -> String {
-        "\(column) = ANY (ARRAY(SELECT unnest(\(array))))"
+    /// The rows are also named through a sub-selected array, in a form that makes the planner read `deliveries` by
+    /// them (a TID scan for locations, the primary key for ids) and join the result to `r`. Joined to `unnest` alone,
+    /// the planner may scan the whole outbox instead and test each `sending` row against every result, a nested loop
+    /// of outbox rows × results: the statistics of a table whose rows change state within seconds often say no row
+    /// is `sending`, so such a scan looks like it finds one row. It found 2,000 and took 136 ms for 500 results in a
+    /// 20,000-row outbox, where this form takes under 1 ms. The array comes through a sub-select, whose size the
+    /// planner does not guess from the bound value, as in the claim. Once a session plans a statement generically, by
+    /// location it looks each result's row up by TID as before; by id it may test the rows it found against every
+    /// result, which the few rows moved since their claim make cheap.
+    private static func isResultRow(locations: String?) -> String {
+        guard let locations else { return "d.id = ANY (ARRAY(SELECT unnest($1::uuid[]))) AND d.id = r.id" }
+        return
+            "d.ctid = ANY (ARRAY(SELECT unnest(\(locations)::text[]::tid[]))) AND d.ctid = r.location AND d.id = r.id"
     }
 
     /// That row `d` is still held by the claim of `worker` (a parameter) that set its attempt count to
@@ -248,6 +244,13 @@ extension DeliveryStore {
     private static func heldByClaim(worker: String) -> String {
         "d.state = 'sending' AND d.claimed_by = \(worker) AND d.attempts = r.claimed_attempts"
     }
+
+    /// The result columns the record statements take (parameters `$1`–`$7` and `$9`; `$8` is the worker), and their
+    /// names in the `unnest` row `r`.
+    private static let recordedResults =
+        "$1::uuid[], $2::text[], $3::text[], $4::int8[], $5::timestamptz[], $6::int8[], $7::text[], $9::int8[]"
+    private static let recordedResultNames =
+        "id, state, environment, refund, next_attempt_at, status, reason, claimed_attempts"
 
     /// What recording an open delivery writes, from the `unnest` row `r`: leaving `sending` releases the claim.
     private static let recordedColumns = """
