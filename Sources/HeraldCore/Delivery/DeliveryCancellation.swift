@@ -17,8 +17,8 @@ enum DeliveryCancellation {
     ///
     /// A log row is dated by the clock, not the transaction's start, which may precede the notification's creation
     /// (a group cancel that began before it); readers look for a notification's rows from its creation on.
-    static func expressions(where condition: String, reason: DeliveryReason?) -> String {
-        let reasonSQL = reason.map { SQLText.literal($0.text) } ?? "NULL"
+    static func expressions(where condition: String, reason: DeliveryReason) -> String {
+        let reasonSQL = SQLText.literal(reason.text)
         return """
             canceled AS (
                 DELETE FROM deliveries AS x

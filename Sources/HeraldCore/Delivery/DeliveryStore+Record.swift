@@ -54,9 +54,7 @@ extension DeliveryStore {
     ) -> PostgresBindings {
         var bindings = PostgresBindings()
         bindings.append(attempts.map(\.delivery.id))
-        bindings.append(workerID)
-        bindings.append(attempts.map(\.delivery.attempt))
-        if byLocation { bindings.append(attempts.map(\.delivery.rowLocation.ctid)) }
+        appendClaims(of: attempts, workerID: workerID, byLocation: byLocation, to: &bindings)
         return bindings
     }
 
@@ -100,10 +98,18 @@ extension DeliveryStore {
         bindings.append(nextAttempts)
         bindings.append(statuses)
         bindings.append(reasons)
+        appendClaims(of: attempts, workerID: workerID, byLocation: byLocation, to: &bindings)
+        return bindings
+    }
+
+    /// What a record statement checks a row's claim by: `workerID`, the attempt counts the claims set and
+    /// (`byLocation`) the claimed rows' locations.
+    private static func appendClaims(
+        of attempts: [DeliveryAttempt], workerID: String, byLocation: Bool, to bindings: inout PostgresBindings
+    ) {
         bindings.append(workerID)
         bindings.append(attempts.map(\.delivery.attempt))
         if byLocation { bindings.append(attempts.map(\.delivery.rowLocation.ctid)) }
-        return bindings
     }
 
     private static func logRows(_ attempts: [DeliveryAttempt]) throws -> PostgresCopyRows {

@@ -58,7 +58,8 @@ public struct DeliveryLogStore: Sendable {
     public func prune(before cutoff: Date, chunk: Int = 10_000) async throws -> DeliveryLogPruning {
         var moved = 0
         while true {
-            let count = try await client.query(Self.moveFinishedStatement(chunk: chunk)).scalar(Int.self)
+            let count = try await client.query(Self.moveFinishedStatement(chunk: chunk, keepingFrom: cutoff))
+                .scalar(Int.self)
             moved += count
             if count < chunk { break }
         }
@@ -80,8 +81,9 @@ public struct DeliveryLogStore: Sendable {
         return pruning
     }
 
-    /// Moves up to `chunk` finished deliveries (found through deliveries_finished_idx) out of the outbox.
-    private static func moveFinishedStatement(chunk: Int) -> PostgresQuery {
+    /// Moves up to `chunk` finished deliveries (found through deliveries_finished_idx) out of the outbox; those that
+    /// finished before `cutoff` get no log row, which the same prune would delete.
+    private static func moveFinishedStatement(chunk: Int, keepingFrom cutoff: Date) -> PostgresQuery {
         """
         WITH finished AS (
             DELETE FROM deliveries WHERE id = ANY (ARRAY(
@@ -95,9 +97,10 @@ public struct DeliveryLogStore: Sendable {
             SELECT f.user_id, f.device_token_id, f.notification_id, f.id, coalesce(f.notification_type, n.type),
                 f.state, n.project_id, f.environment, f.attempts, f.last_status, f.last_reason, f.finished_at
             FROM finished AS f JOIN notifications AS n ON n.id = f.notification_id
-            WHERE f.state = 'canceled' AND NOT EXISTS (
+            WHERE f.state = 'canceled' AND f.finished_at >= \(cutoff) AND NOT EXISTS (
                 SELECT 1 FROM push_notification_logs AS l
-                WHERE l.status = 'canceled' AND l.notification_id = f.notification_id AND l.delivery_id = f.id)
+                WHERE l.status = 'canceled' AND l.notification_id = f.notification_id AND l.delivery_id = f.id
+                    AND l.created_at >= n.created_at)
         )
         SELECT count(*) FROM finished
         """
