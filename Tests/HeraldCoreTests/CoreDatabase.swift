@@ -71,6 +71,16 @@ struct CoreDatabase {
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.0, $0.1) })
     }
 
+    /// The log rows of the notification as (device, status, attempt, type).
+    func logged(_ id: UUID) async throws -> [(UUID?, String, Int, String)] {
+        try await client.query(
+            """
+            SELECT device_token_id, status, attempt, notification_type FROM push_notification_logs
+            WHERE notification_id = \(id)
+            """
+        ).decode((UUID?, String, Int, String).self)
+    }
+
     /// Suppression reasons of the notification by the user's external id.
     func suppressions(_ id: UUID) async throws -> [String: String] {
         let rows = try await client.query(

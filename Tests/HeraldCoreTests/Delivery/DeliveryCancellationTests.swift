@@ -7,16 +7,6 @@ import Testing
 /// Deliveries canceled outside the engine leave the outbox and leave a `canceled` log row each, which a
 /// notification's counts then show.
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct DeliveryCancellationTests {
-    /// The log rows of `notification` as (device, status, attempt, type).
-    static func logged(_ db: CoreDatabase, _ notification: UUID) async throws -> [(UUID?, String, Int, String)] {
-        try await db.client.query(
-            """
-            SELECT device_token_id, status, attempt, notification_type FROM push_notification_logs
-            WHERE notification_id = \(notification)
-            """
-        ).decode((UUID?, String, Int, String).self)
-    }
-
     @Test func removingADeviceCancelsOnlyItsDeliveriesIntoTheLog() async throws {
         let db = try await CoreDatabase.make()
         defer { db.client.shutdown() }
@@ -28,7 +18,7 @@ import Testing
 
         #expect(try await db.devices.remove(removed, of: alice, in: .everyApp))
         #expect(Set(try await db.deliveries(notification).keys) == [kept], "the removed device's delivery left")
-        let logged = try await Self.logged(db, notification)
+        let logged = try await db.logged(notification)
         #expect(logged.count == 1)
         #expect(logged.first?.0 == removed && logged.first?.1 == "canceled" && logged.first?.2 == 0)
         #expect(logged.first?.3 == "custom", "the notification's type")
@@ -36,7 +26,7 @@ import Testing
         #expect(status.deliveries == ["pending": 1, "canceled": 1])
 
         #expect(try await db.devices.remove(removed, of: alice, in: .everyApp))
-        #expect(try await Self.logged(db, notification).count == 1, "nothing is canceled twice")
+        #expect(try await db.logged(notification).count == 1, "nothing is canceled twice")
     }
 
     @Test func cancelingANotificationLogsEachOpenDeliveryOnce() async throws {
@@ -47,10 +37,10 @@ import Testing
         let canceled = try #require(try await db.notifications.cancel(notification, in: .everyApp))
         #expect(canceled.canceledDeliveries == 3)
         #expect(try await db.deliveries(notification).isEmpty)
-        #expect(try await Self.logged(db, notification).map(\.1) == ["canceled", "canceled", "canceled"])
+        #expect(try await db.logged(notification).map(\.1) == ["canceled", "canceled", "canceled"])
         let status = try #require(try await db.notifications.status(notification, in: .everyApp))
         #expect(status.deliveries == ["canceled": 3])
         #expect(try await db.notifications.cancel(notification, in: .everyApp)?.canceledDeliveries == 0)
-        #expect(try await Self.logged(db, notification).count == 3)
+        #expect(try await db.logged(notification).count == 3)
     }
 }

@@ -57,11 +57,7 @@ extension Networked {
             try await harness.client.execute(
                 "UPDATE deliveries SET attempts = attempts + 1 WHERE id = \(claimed[1].id)")
 
-            let attempts = claimed.map { delivery in
-                DeliveryAttempt(
-                    delivery: delivery, outcome: .sent(correctedEnvironment: nil), httpStatus: 200, reason: nil,
-                    latency: 0.01, payload: nil, errorMessage: nil, feedbackID: nil, finishedAt: Date())
-            }
+            let attempts = claimed.map(DeliveryAttempt.sent)
             _ = try await store.record(attempts, workerID: "mover")
             #expect(try await harness.states(of: notification) == ["sent": 18, "sending": 2])
             #expect(try await harness.delivery(claimed[0].id).state == "sending")

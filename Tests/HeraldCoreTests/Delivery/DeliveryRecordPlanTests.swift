@@ -20,11 +20,7 @@ extension Networked {
             let claimed = try await DeliveryStore(client: harness.client).claim(
                 limit: 2_000, workerID: "planned", lease: .seconds(60))
             #expect(claimed.count == 2_000)
-            let attempts = claimed.prefix(500).map { delivery in
-                DeliveryAttempt(
-                    delivery: delivery, outcome: .sent(correctedEnvironment: nil), httpStatus: 200, reason: nil,
-                    latency: 0.01, payload: nil, errorMessage: nil, feedbackID: nil, finishedAt: Date())
-            }
+            let attempts = claimed.prefix(500).map(DeliveryAttempt.sent)
             let store = DeliveryStore.self
             for byLocation in [true, false] {
                 let statements = [

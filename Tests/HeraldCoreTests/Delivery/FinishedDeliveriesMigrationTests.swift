@@ -139,7 +139,7 @@ extension FinishedDeliveriesMigrationTests {
         #expect(pruned.deliveriesMoved == 2)
         #expect(pruned.logs == 0)
         #expect(try await db.deliveries(notification).count == 1, "only the open delivery stays")
-        #expect(try await DeliveryCancellationTests.logged(db, notification).map(\.1).sorted() == ["canceled", "sent"])
+        #expect(try await db.logged(notification).map(\.1).sorted() == ["canceled", "sent"])
         #expect(try await db.notifications.status(notification, in: .everyApp)?.deliveries == counts)
         let listed = try await DeliveryLogStore(client: db.client).deliveries(of: notification, in: .everyApp)
         #expect(listed?.deliveries.map(\.state).sorted() == ["canceled", "pending", "sent"])

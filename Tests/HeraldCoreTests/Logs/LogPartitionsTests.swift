@@ -1,9 +1,10 @@
 import Foundation
-import HeraldCore
 import HeraldTesting
 import Logging
 import Postgres
 import Testing
+
+@testable import HeraldCore
 
 /// The delivery log's day partitions: made ahead by any number of processes at once, a default partition under
 /// them, whole days dropped by prune.
@@ -37,8 +38,7 @@ import Testing
 
     /// Noon UTC of the day `offset` from now.
     static func midday(_ offset: TimeInterval) -> Date {
-        let now = Date().addingTimeInterval(offset).timeIntervalSince1970
-        return Date(timeIntervalSince1970: (now / Self.day).rounded(.down) * Self.day + Self.day / 2)
+        LogPartitions.dayStart(containing: Date().addingTimeInterval(offset)).addingTimeInterval(Self.day / 2)
     }
 
     static func count(_ client: PostgresClient, in table: String = "push_notification_logs") async throws -> Int {
