@@ -87,9 +87,8 @@ struct APNsBench: AsyncParsableCommand {
     }
 
     /// Sends `batches` (of `batch` requests, the last maybe fewer) from concurrent senders that keep `inFlight` pushes
-    /// in flight in all, each sending a batch at
-    /// a time and waiting for all its answers (as the delivery engine's workers do); returns latencies (ms) and how
-    /// many answers had each HTTP status ("none" when no answer came).
+    /// in flight in all, each sending a batch at a time and waiting for all its answers (as the delivery engine's
+    /// workers do); returns latencies (ms) and how many answers had each HTTP status ("none" when no answer came).
     static func send(
         _ batches: [[PushRequest]], batch: Int, inFlight: Int, pool: APNsConnectionPool
     ) async throws -> ([Double], [String: Int]) {
