@@ -184,9 +184,9 @@ extension DeliveryStore {
     ]
 
     /// Deletes the deliveries that finish with these results, each found where the claim left it (a TID scan), and
-    /// returns the ids it deleted. Nothing but the rescuer moves a row a worker holds, and a rescued row is no longer
-    /// this worker's; a row moved otherwise (`VACUUM FULL`, say) is missing from the answer and deleted by id with
-    /// ``deleteStatement``.
+    /// returns the ids it deleted. A row moved since (`VACUUM FULL`, say, or a rescue and a claim made since) is
+    /// missing from the answer and goes to ``deleteStatement`` by id, where a claim made since, even by this worker,
+    /// keeps it from being deleted by its raised attempt count.
     static let deleteInPlaceStatement = PostgresPreparedStatement(
         name: "herald_delivery_delete_in_place",
         sql: """
