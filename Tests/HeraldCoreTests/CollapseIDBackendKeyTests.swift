@@ -24,4 +24,21 @@ import Testing
         #expect(CollapseID(backendKey: "") == nil)
         #expect(CollapseID(backendKey: String(repeating: "k", count: 65)) == nil)
     }
+
+    /// Such a key is refused rather than hashed: hashing would hide the backend's bad value from it.
+    @Test(arguments: ["a\r\nb", "a\0b", "a\u{7F}", "a\u{85}b", " a", "a\u{3000}", "\tα"])
+    func keysThatCannotBeHeaderValuesAreRefused(key: String) {
+        #expect(!key.isSafeHeaderValue)
+        #expect(CollapseID(backendKey: key) == nil)
+    }
+
+    /// A key too long for Apple would be hashed into a safe id; it is still refused, for the same reason.
+    @Test func longKeysThatCannotBeHeaderValuesAreRefusedToo() {
+        #expect(CollapseID(backendKey: String(repeating: "é", count: 40) + "\n") == nil)
+    }
+
+    @Test func innerSpacesAndNonASCIIAreHeaderValues() {
+        #expect("order 42 · ready".isSafeHeaderValue)
+        #expect(CollapseID(backendKey: "order 42 · ready") != nil)
+    }
 }

@@ -141,6 +141,17 @@ import Testing
             status: .unprocessableContent, code: "validation_failed", field: "data"),
     ]
 
+    /// A collapse id travels as the `apns-collapse-id` header, where HTTP/2 forbids control characters and
+    /// whitespace at either end: such a value, once sent, makes APNs close the whole connection.
+    static let headerValueCases: [Case] = [
+        #"a\r\nb"#, #"a\nb"#, #"a\u0001b"#, #"a\u007fb"#, #"a\u0085b"#, " a", "a ", #"a\t"#,
+    ].map { collapseID in
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"collapseId":"\#(collapseID)"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "collapseId")
+    }
+
     @Test func refusedRequestsAnswerWithTheErrorContractAndChangeNothing() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in
@@ -149,7 +160,7 @@ import Testing
             _ = try await api.call(
                 .put, "/api/v1/projects/p1", headers: harness.admin(), json: #"{"name":"P","ownerId":"u1"}"#)
             let before = try await harness.snapshot()
-            for test in Self.cases {
+            for test in Self.cases + Self.headerValueCases {
                 let headers = test.asUser ? try harness.user("u1") : harness.admin()
                 let answer = try await api.call(test.method, test.path, headers: headers, json: test.body)
                 #expect(answer.status == test.status, "\(test)")

@@ -36,7 +36,9 @@ enum DirectNotificationRequest {
         }
         if let text = try body.string("collapseId") {
             guard let id = CollapseID(backendKey: text) else {
-                throw .validation("must be 1 to 64 characters", field: "collapseId")
+                throw .validation(
+                    "must be 1 to 64 characters, with no control character (NUL, CR, LF, …) and no whitespace at "
+                        + "either end: it travels as the apns-collapse-id header", field: "collapseId")
             }
             direct.collapseID = id
         }
