@@ -62,11 +62,23 @@ import Testing
         for (variable, value) in [
             ("HERALD_PORT", "80a"), ("HERALD_DELIVERY_BATCH_SIZE", "0"), ("HERALD_LOG_LEVEL", "loud"),
             ("HERALD_WEBHOOK_URL", "ftp://hooks.example.com"), ("APNS_PRODUCTION", "perhaps"),
-            ("HERALD_MAX_BODY_BYTES", "12"),
+            ("HERALD_MAX_BODY_BYTES", "12"), ("HERALD_USER_JWT_SECRET", String(repeating: "s", count: 31)),
         ] {
             let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: value]) }
             #expect(error?.description.contains(variable) == true, "\(variable): \(String(describing: error))")
         }
+    }
+
+    @Test func userTokenSettingsAreRead() throws {
+        let secret = String(repeating: "s", count: 32)
+        let configuration = try serve(
+            [],
+            environment: [
+                "HERALD_USER_JWT_SECRET": secret, "HERALD_USER_JWT_AUDIENCE": "herald", "HERALD_USER_JWT_ISSUER": "me",
+            ])
+        let http = try #require(configuration.http)
+        #expect(http.userJWTSecret == Array(secret.utf8))
+        #expect(http.userJWTAudience == "herald" && http.userJWTIssuer == "me")
     }
 
     /// Commands read only the parts they have flags for: `herald migrate` does not trip over APNs or webhook

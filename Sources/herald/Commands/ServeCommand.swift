@@ -85,6 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxBodySize = http.maxBodySize
         settings.maxConcurrentRequests = http.maxConcurrentRequests
         settings.masterKey = configuration.masterKey
+        settings.metricsKey = http.metricsKey
         var publicKey: P256PublicKey?
         if let path = http.userJWTPublicKeyPath {
             do {
@@ -93,7 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
                 throw CommandFailure("HERALD_USER_JWT_PUBLIC_KEY: \(error)")
             }
         }
-        settings.userTokens = UserTokenVerifier(hmacSecret: http.userJWTSecret, publicKey: publicKey)
+        settings.userTokens = UserTokenVerifier(
+            hmacSecret: http.userJWTSecret, publicKey: publicKey, audience: http.userJWTAudience,
+            issuer: http.userJWTIssuer)
         settings.defaultEnvironment = PushEnvironment(configuration.defaultEnvironment)
         settings.openAPIDocument = OpenAPIDocument.load()
         return settings

@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldServer
 
 /// `herald serve`'s HTTP server: flag, else environment variable, else ``ServerSettings``' default.
@@ -19,6 +20,12 @@ struct HTTPSettings: Sendable {
     var userJWTSecret: [UInt8]?
     /// `HERALD_USER_JWT_PUBLIC_KEY`: a PEM file with the ES256 key of user tokens; read when the server starts.
     var userJWTPublicKeyPath: String?
+    /// `HERALD_METRICS_KEY`: when set, the bearer credential `/metrics` asks for.
+    var metricsKey: String?
+    /// `HERALD_USER_JWT_AUDIENCE`: when set, the `aud` every user token must name.
+    var userJWTAudience: String?
+    /// `HERALD_USER_JWT_ISSUER`: when set, the `iss` every user token must carry.
+    var userJWTIssuer: String?
 
     init(_ flags: ServerOptions, _ settings: SettingSource) throws {
         let defaults = ServerSettings()
@@ -33,6 +40,15 @@ struct HTTPSettings: Sendable {
             try settings.positiveInteger(flags.maxConcurrentRequests, "HERALD_MAX_CONCURRENT_REQUESTS")
             ?? defaults.maxConcurrentRequests
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
+        if let secret = userJWTSecret, secret.count < UserTokenVerifier.minimumSecretLength {
+            throw CommandFailure(
+                "HERALD_USER_JWT_SECRET must be at least \(UserTokenVerifier.minimumSecretLength) bytes, not "
+                    + "\(secret.count): a short HS256 secret can be guessed offline from any token "
+                    + "(make one with: openssl rand -hex 32)")
+        }
         userJWTPublicKeyPath = settings.string(flags.userJWTPublicKey, "HERALD_USER_JWT_PUBLIC_KEY")
+        metricsKey = settings.string(nil, "HERALD_METRICS_KEY")
+        userJWTAudience = settings.string(nil, "HERALD_USER_JWT_AUDIENCE")
+        userJWTIssuer = settings.string(nil, "HERALD_USER_JWT_ISSUER")
     }
 }
