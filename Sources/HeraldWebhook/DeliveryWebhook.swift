@@ -8,8 +8,12 @@ import NIOHTTP1
 import Synchronization
 
 /// Tells the backend about deactivated devices and finally failed deliveries: batched JSON `POST`s to the
-/// configured URL, signed in the `X-Herald-Signature` header as `sha256=<hex HMAC-SHA256 of the body under the
-/// secret>`, retried with backoff. The delivery engine's ``DeliveryEventSink``.
+/// configured URL, retried with backoff. The delivery engine's ``DeliveryEventSink``.
+///
+/// Each request is signed in `Herald-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`: with the time
+/// inside the signed text, a receiver that refuses old timestamps cannot be fed a captured batch again. The older
+/// `X-Herald-Signature: sha256=<hex HMAC of the body>` is still sent for receivers written against it. Redirects
+/// are never followed: the secret-signed events go to the configured host alone.
 ///
 /// ``enqueue(_:)`` never waits, so a slow or failing webhook never holds up delivery; beyond
 /// ``Configuration/queueLimit`` the oldest events are dropped with a warning. ``run()`` sends until cancelled.
@@ -77,6 +81,9 @@ public final class DeliveryWebhook: DeliveryEventSink {
 
     /// Sends batches until cancelled, then tries once more to send what is queued.
     public func run() async {
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.redirectConfiguration = .disallow
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         while !Task.isCancelled {
             let generation = doorbell.generation
             if pendingCount == 0 {
@@ -86,15 +93,20 @@ public final class DeliveryWebhook: DeliveryEventSink {
             if pendingCount < configuration.batchSize {
                 try? await Task.sleep(for: configuration.flushInterval)
             }
-            await sendNextBatch(retrying: true)
+            await sendNextBatch(through: client, retrying: true)
         }
         while pendingCount > 0 {
-            guard await sendNextBatch(retrying: false) else { break }
+            guard await sendNextBatch(through: client, retrying: false) else { break }
+        }
+        do {
+            try await client.shutdown()
+        } catch {
+            logger.warning("webhook client did not shut down cleanly", metadata: ["herald.error": "\(error)"])
         }
     }
 
     @discardableResult
-    private func sendNextBatch(retrying: Bool) async -> Bool {
+    private func sendNextBatch(through client: HTTPClient, retrying: Bool) async -> Bool {
         let events = queue.withLock { queue in
             let batch = Array(queue.prefix(configuration.batchSize))
             queue.removeFirst(batch.count)
@@ -113,7 +125,7 @@ public final class DeliveryWebhook: DeliveryEventSink {
         }
         var delay = configuration.initialBackoff
         for attempt in 1...(retrying ? configuration.maximumAttempts : 1) {
-            if await post(body) { return true }
+            if await post(body, through: client) { return true }
             guard attempt < configuration.maximumAttempts, retrying, !Task.isCancelled else { break }
             try? await Task.sleep(for: delay)
             delay *= 2
@@ -129,19 +141,29 @@ public final class DeliveryWebhook: DeliveryEventSink {
     /// One `POST` through AsyncHTTPClient. Foundation's `URLSession` on Linux can abort the whole process when a
     /// request fails or times out ("Trying to access a behaviour for a task that in not in the registry",
     /// swift-corelibs-foundation #3292); it took the test process down with an unreachable webhook.
-    private func post(_ body: Data) async -> Bool {
+    private func post(_ body: Data, through client: HTTPClient) async -> Bool {
         var request = HTTPClientRequest(url: configuration.url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: Self.signatureHeader, value: Self.signature(of: body, secret: configuration.secret))
+        let timestamp = Int(Date().timeIntervalSince1970)
+        request.headers.add(
+            name: Self.signatureHeader, value: Self.signature(of: body, secret: configuration.secret, at: timestamp))
+        request.headers.add(
+            name: Self.bodySignatureHeader, value: Self.bodySignature(of: body, secret: configuration.secret))
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await HTTPClient.shared.execute(
-                request, timeout: TimeAmount(configuration.requestTimeout))
+            let response = try await client.execute(request, timeout: TimeAmount(configuration.requestTimeout))
             // Read (a little of) the answer so the connection can be reused; its content does not matter.
             _ = try? await response.body.collect(upTo: 64 * 1024)
-            if (200..<300).contains(Int(response.status.code)) { return true }
-            logger.warning("webhook answered \(response.status.code)")
+            let status = Int(response.status.code)
+            if (200..<300).contains(status) { return true }
+            if (300..<400).contains(status) {
+                logger.warning(
+                    "webhook answered a redirect, which is never followed: set HERALD_WEBHOOK_URL to its target",
+                    metadata: ["herald.webhook.status": "\(status)"])
+            } else {
+                logger.warning("webhook answered \(status)")
+            }
         } catch {
             logger.warning("webhook request failed", metadata: ["herald.error": "\(error)"])
         }
@@ -149,12 +171,22 @@ public final class DeliveryWebhook: DeliveryEventSink {
     }
 
     /// The signature header's name.
-    public static let signatureHeader = "X-Herald-Signature"
+    public static let signatureHeader = "Herald-Signature"
+    /// The header of the signature of the body alone, which a captured request can be replayed with; kept for
+    /// receivers written before ``signatureHeader``.
+    public static let bodySignatureHeader = "X-Herald-Signature"
+
+    /// `t=<timestamp>,v1=<lowercase hex HMAC-SHA256 of "<timestamp>." followed by body, under secret>`.
+    public static func signature(of body: Data, secret: String, at timestamp: Int) -> String {
+        "t=\(timestamp),v1=" + hexHMAC(Data("\(timestamp).".utf8) + body, secret: secret)
+    }
 
     /// `sha256=` and the lowercase hex HMAC-SHA256 of `body` under `secret`.
-    public static func signature(of body: Data, secret: String) -> String {
-        "sha256="
-            + HMACSHA256.authenticationCode(for: body, key: Data(secret.utf8)).map { String(format: "%02x", $0) }
-            .joined()
+    public static func bodySignature(of body: Data, secret: String) -> String {
+        "sha256=" + hexHMAC(body, secret: secret)
+    }
+
+    private static func hexHMAC(_ message: Data, secret: String) -> String {
+        HMACSHA256.authenticationCode(for: message, key: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -41,9 +41,21 @@ extension Networked {
             #expect(done)
             var events: [WebhookEvent] = []
             for request in listener.requests {
-                #expect(request.signature == DeliveryWebhook.signature(of: request.body, secret: secret))
                 let digest = HMACSHA256.authenticationCode(for: request.body, key: Data(secret.utf8))
-                #expect(request.signature == "sha256=" + digest.map { String(format: "%02x", $0) }.joined())
+                #expect(request.bodySignature == "sha256=" + digest.map { String(format: "%02x", $0) }.joined())
+                // What a receiver does: take t and v1 apart, refuse an old t, check v1 over "t." and the body.
+                let parts = Dictionary(
+                    uniqueKeysWithValues: try #require(request.signature).split(separator: ",").map {
+                        let pair = $0.split(separator: "=", maxSplits: 1)
+                        return (String(pair[0]), String(pair.last ?? ""))
+                    })
+                let timestamp = try #require(parts["t"].flatMap { Int($0) })
+                #expect(abs(Double(timestamp) - Date().timeIntervalSince1970) < 60)
+                let signed = HMACSHA256.authenticationCode(
+                    for: Data("\(timestamp).".utf8) + request.body, key: Data(secret.utf8))
+                #expect(parts["v1"] == signed.map { String(format: "%02x", $0) }.joined())
+                #expect(
+                    request.signature == DeliveryWebhook.signature(of: request.body, secret: secret, at: timestamp))
                 events += try JSONDecoder.iso8601.decode(WebhookBatch.self, from: request.body).events
             }
             let deactivation = try #require(events.first { $0.type == .deviceDeactivated })
@@ -55,6 +67,34 @@ extension Networked {
             #expect(failure.reason == "DeviceTokenNotForTopic")
             try await listener.stop()
             try await harness.stop()
+        }
+
+        /// A redirect could carry the signed events to another host: it is refused, and retried at the same URL.
+        @Test func redirectsAreNotFollowed() async throws {
+            let target = try await WebhookListener.start()
+            let redirecting = try await WebhookListener.start(redirectingTo: target.url)
+            let webhook = DeliveryWebhook(
+                configuration: .init(
+                    url: redirecting.url, secret: "s", flushInterval: .milliseconds(10), maximumAttempts: 2,
+                    initialBackoff: .milliseconds(50)),
+                logger: Logger(label: "test.webhook"))
+            let running = Task { await webhook.run() }
+            webhook.enqueue([
+                WebhookEvent(
+                    type: .deliveryFailed, occurredAt: Date(), deviceId: UUID(), userId: "u", reason: "BadTopic",
+                    deliveryId: UUID())
+            ])
+            let deadline = ContinuousClock.now + .seconds(10)
+            while redirecting.requests.count < 2, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(redirecting.requests.count == 2)
+            #expect(webhook.pendingCount == 0)
+            #expect(target.requests.isEmpty)
+            running.cancel()
+            await running.value
+            try await redirecting.stop()
+            try await target.stop()
         }
 
         @Test func anUnreachableWebhookNeverHoldsUpDelivery() async throws {
