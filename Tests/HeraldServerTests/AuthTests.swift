@@ -25,9 +25,30 @@ import Testing
                 #expect(answer.status == .unauthorized, "\(method) \(path)")
                 #expect(answer.error == "unauthorized")
                 #expect(answer.headers[.wwwAuthenticate] == "Bearer")
+                #expect(answer.headers[.cacheControl] == "no-store", "\(method) \(path)")
             }
             #expect(try await api.call(.get, "/healthz").status == .ok)
             #expect(try await api.call(.get, "/readyz").status == .ok)
+        }
+    }
+
+    /// Answers hold emails and settings: no cache may keep one, whatever its status.
+    @Test func apiAnswersAreNeverStored() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            let put = try await api.call(
+                .put, "/api/v1/users/u1", headers: harness.admin(), json: #"{"email":"u1@example.com","name":"U"}"#)
+            let read = try await api.call(.get, "/api/v1/devices", headers: try harness.user("u1"))
+            let missing = try await api.call(.delete, "/api/v1/users/nobody", headers: harness.admin())
+            let invalid = try await api.call(.put, "/api/v1/users/u2", headers: harness.admin(), json: "{}")
+            for (answer, status) in [
+                (put, HTTPResponse.Status.created), (read, .ok), (missing, .notFound),
+                (invalid, .unprocessableContent),
+            ] {
+                #expect(answer.status == status)
+                #expect(answer.headers[.cacheControl] == "no-store", "\(status)")
+            }
+            #expect(try await api.call(.get, "/healthz").headers[.cacheControl] == nil)
         }
     }
 

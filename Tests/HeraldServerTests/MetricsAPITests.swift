@@ -26,6 +26,24 @@ import Testing
         }
     }
 
+    /// With HERALD_METRICS_KEY set, a scraper needs it; API keys and user tokens are not it.
+    @Test func aMetricsKeyGuardsTheMetrics() async throws {
+        var harness = try await APIHarness.make()
+        harness.settings.metricsKey = "scrape-\(UUID())"
+        let key = try #require(harness.settings.metricsKey)
+        let admin = harness.admin()
+        try await harness.run { api in
+            #expect(try await api.call(.get, "/metrics").status == .unauthorized)
+            #expect(try await api.call(.get, "/metrics", headers: admin).status == .unauthorized)
+            #expect(
+                try await api.call(.get, "/metrics", headers: [.authorization: "Bearer \(key)x"]).status
+                    == .unauthorized)
+            let answer = try await api.call(.get, "/metrics", headers: [.authorization: "bearer \(key)"])
+            #expect(answer.status == .ok)
+            #expect(Self.samples(answer.text)["herald_delivery_engine_running"] == 0)
+        }
+    }
+
     @Test func aProcessThatDoesNotDeliverSaysSo() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in

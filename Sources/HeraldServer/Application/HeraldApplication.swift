@@ -9,6 +9,7 @@ public enum HeraldApplication {
     public static func router(settings: ServerSettings, services: HeraldServices) -> Router<HeraldRequestContext> {
         let router = Router(context: HeraldRequestContext.self)
         let shapes = RouteShapes()
+        router.add(middleware: NoStoreMiddleware())
         router.add(
             middleware: LoadSheddingMiddleware(
                 limit: settings.maxConcurrentRequests, databaseWaitBudget: settings.databaseWaitBudget,
@@ -35,7 +36,8 @@ public enum HeraldApplication {
         LogRoutes(logs: logs).register(on: router)
         NotificationDeliveryRoutes(logs: logs).register(on: router)
         StatsRoutes(logs: logs).register(on: router)
-        MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere).register(on: router)
+        MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere, key: settings.metricsKey)
+            .register(on: router)
         DashboardRoutes().register(on: router)
         shapes.fill(from: router.routes)
         return router

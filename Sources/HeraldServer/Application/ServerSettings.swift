@@ -22,6 +22,8 @@ public struct ServerSettings: Sendable {
     public var openAPIDocument: String?
     /// The process's metrics, served at `/metrics`; the delivery engine records into the same registry.
     public var metrics = PrometheusCollectorRegistry()
+    /// When set (`HERALD_METRICS_KEY`), `/metrics` answers only `Authorization: Bearer <this key>`.
+    public var metricsKey: String?
     /// Whether this process runs the delivery engine (`herald_delivery_engine_running`).
     public var deliversHere = false
     /// Seals signing keys added over the API (`HERALD_MASTER_KEY_FILE`); without it they are added on the host.

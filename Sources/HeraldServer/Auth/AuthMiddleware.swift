@@ -6,7 +6,8 @@ import Hummingbird
 /// Reads `Authorization: Bearer …`: an API key (`hk_…`, looked up by its hash) or a user token (a JWT).
 /// Every route under `/api/v1/` needs credentials, so a request there without the header is a 401 at once, before
 /// anything reads its path, query or body: an anonymous caller learns nothing about what it sent. Elsewhere (health,
-/// metrics, the dashboard page) it passes on unauthenticated. A header that does not authenticate is a 401 at once.
+/// metrics, the dashboard page) it passes on unauthenticated, whatever the header holds: `/metrics` checks its own
+/// key. A header that does not authenticate is a 401 at once.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = HeraldRequestContext
 
@@ -19,11 +20,9 @@ struct AuthMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        guard request.uri.path.hasPrefix(Self.apiPrefix) else { return try await next(request, context) }
         guard let header = request.headers[.authorization] else {
-            if request.uri.path.hasPrefix(Self.apiPrefix) {
-                throw APIError.unauthorized("send Authorization: Bearer <API key or user token>")
-            }
-            return try await next(request, context)
+            throw APIError.unauthorized("send Authorization: Bearer <API key or user token>")
         }
         guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw APIError.unauthorized("the Authorization header must be Bearer <token>")
