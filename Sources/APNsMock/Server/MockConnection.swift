@@ -55,7 +55,8 @@ final class MockConnection: NIOHTTP2StreamDelegate, @unchecked Sendable {
     }
 
     /// Kills the whole connection as a server does over a header it cannot take: GOAWAY with `PROTOCOL_ERROR` and
-    /// last stream 0 (nothing was processed, not even the streams already answered), then close. Counted once.
+    /// last stream 0 (claiming no stream was processed), then close; streams arriving meanwhile get no answer.
+    /// Counted once per connection.
     func kill() {
         guard let channel, goAwayLastStreamID != .rootStream else { return }
         goAwayLastStreamID = .rootStream
