@@ -26,6 +26,8 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Option(help: "Send GOAWAY once, after this many responses.") var goawayAfter: Int?
     @Option(help: "Drop a connection once, after this many responses.") var dropAfter: Int?
     @Option(help: "Delay every response by this many milliseconds.") var delayMs = 0
+    @Option(help: "Kill the connection (GOAWAY PROTOCOL_ERROR) on every push to this device token (repeatable).")
+    var killConnectionOnToken: [String] = []
     @Flag(help: "Keep every request in memory (only useful when embedded in tests).") var record = false
     @Flag(help: "Accept a new token within 20 minutes of the last (Apple answers TooManyProviderTokenUpdates).")
     var allowFrequentTokenUpdates = false
@@ -43,6 +45,7 @@ struct APNsMockCommand: AsyncParsableCommand {
         if let goawayAfter { server.injectGoAway(afterResponses: goawayAfter) }
         if let dropAfter { server.injectConnectionDrop(afterResponses: dropAfter) }
         if delayMs > 0 { server.setResponseDelay(.milliseconds(delayMs)) }
+        for token in killConnectionOnToken { server.killConnections(onDeviceToken: token) }
         try server.certificateAuthority.writeCACertificate(to: certOut)
         try await server.start()
         FileHandle.standardOutput.write(Data("apns-mock listening on \(host):\(server.port); CA at \(certOut)\n".utf8))

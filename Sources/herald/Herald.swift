@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cryptography
+import Glibc
 
 /// The `herald` command line.
 @main
@@ -14,6 +15,9 @@ struct Herald: AsyncParsableCommand {
         ])
 
     static func main() async {
+        // A write to a connection the peer has closed (APNs, PostgreSQL, a webhook, a closed stdout) must fail that
+        // write with EPIPE, not end the process: OpenSSL writes to the APNs sockets with plain `write`.
+        signal(SIGPIPE, SIG_IGN)
         do {
             try OpenSSLProcess.initializeWithoutExitCleanup()
         } catch {

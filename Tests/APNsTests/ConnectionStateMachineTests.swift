@@ -15,7 +15,7 @@ import Testing
         _ = machine.enqueue(0, deadline: later)
         _ = machine.connectSucceeded(now: t0)
         machine.streamOpened(0, streamID: 1)
-        _ = machine.streamClosed(1, outcome: .responded(accepted: true), now: t0)
+        _ = machine.streamClosed(1, outcome: .responded, now: t0)
         _ = machine.settingsReceived(maxConcurrentStreams: limit)
         return machine
     }
@@ -28,7 +28,7 @@ import Testing
         #expect(machine.connectSucceeded(now: t0) == [.openStreams([1])])
         machine.streamOpened(1, streamID: 1)
         #expect(machine.settingsReceived(maxConcurrentStreams: 1) == [])
-        let (completed, actions) = machine.streamClosed(1, outcome: .responded(accepted: true), now: t0)
+        let (completed, actions) = machine.streamClosed(1, outcome: .responded, now: t0)
         #expect(completed == 1)
         #expect(actions == [.openStreams([2])])
         machine.streamOpened(2, streamID: 3)
@@ -43,8 +43,8 @@ import Testing
         machine.streamOpened(11, streamID: 5)
         #expect(machine.enqueue(12, deadline: later) == [])
         #expect(machine.settingsReceived(maxConcurrentStreams: 1) == [])
-        #expect(machine.streamClosed(3, outcome: .responded(accepted: true), now: t0).actions == [])
-        #expect(machine.streamClosed(5, outcome: .responded(accepted: true), now: t0).actions == [.openStreams([12])])
+        #expect(machine.streamClosed(3, outcome: .responded, now: t0).actions == [])
+        #expect(machine.streamClosed(5, outcome: .responded, now: t0).actions == [.openStreams([12])])
     }
 
     @Test func goAwayResendsStreamsAboveLastIDOnANewConnection() {
@@ -54,11 +54,11 @@ import Testing
         machine.streamOpened(11, streamID: 5)
         machine.streamOpened(12, streamID: 7)
         machine.streamOpened(13, streamID: 9)
-        #expect(machine.goAwayReceived(lastStreamID: 5, now: t0) == [])
+        #expect(machine.goAwayReceived(lastStreamID: 5, errorCode: 0, now: t0) == [])
         #expect(machine.enqueue(14, deadline: later) == [], "no new streams after GOAWAY")
         #expect(machine.streamClosed(7, outcome: .refused, now: t0).completed == nil)
-        #expect(machine.streamClosed(3, outcome: .responded(accepted: true), now: t0) == (10, []))
-        let last = machine.streamClosed(5, outcome: .responded(accepted: true), now: t0)
+        #expect(machine.streamClosed(3, outcome: .responded, now: t0) == (10, []))
+        let last = machine.streamClosed(5, outcome: .responded, now: t0)
         #expect(last.completed == 11)
         #expect(last.actions == [.closeConnection, .connect])
         #expect(machine.connectSucceeded(now: t0) == [.openStreams([12])])
@@ -66,14 +66,16 @@ import Testing
         #expect(machine.settingsReceived(maxConcurrentStreams: 100) == [.openStreams([13, 14])])
     }
 
-    @Test func droppedConnectionResendsEveryStreamInFlight() {
+    @Test func droppedConnectionResendsEveryStreamInFlight() throws {
         var machine = connected()
         for ticket in UInt64(10)...12 { _ = machine.enqueue(ticket, deadline: later) }
         machine.streamOpened(10, streamID: 3)
         machine.streamOpened(11, streamID: 5)
         machine.streamOpened(12, streamID: 7)
-        #expect(machine.connectionLost(now: t0) == [.connect])
-        #expect(machine.connectSucceeded(now: t0) == [.openStreams([10])])
+        #expect(machine.connectionLost(now: t0) == [])
+        let reconnect = try #require(machine.reconnectsAt)
+        #expect(machine.tick(now: reconnect) == [.connect])
+        #expect(machine.connectSucceeded(now: reconnect) == [.openStreams([10])])
         machine.streamOpened(10, streamID: 1)
         #expect(machine.settingsReceived(maxConcurrentStreams: 10) == [.openStreams([11, 12])])
     }
@@ -108,31 +110,17 @@ import Testing
                 .fail([1, 2], .connectionFailed("refused"))
             ])
         #expect(machine.enqueue(3, deadline: later) == [], "waits for the backoff")
-        #expect(machine.tick(now: t0 + .milliseconds(50)) == [])
+        // The first delay is 50 to 100 ms (100 ms scaled by the jitter), the second 100 to 200 ms.
+        #expect(machine.tick(now: t0 + .milliseconds(49)) == [])
         #expect(machine.tick(now: t0 + .milliseconds(100)) == [.connect])
+        let second = t0 + .milliseconds(100)
         #expect(
-            machine.connectFailed(.connectionFailed("refused"), now: t0) == [.fail([3], .connectionFailed("refused"))])
+            machine.connectFailed(.connectionFailed("refused"), now: second) == [
+                .fail([3], .connectionFailed("refused"))
+            ])
         _ = machine.enqueue(4, deadline: later)
-        #expect(machine.tick(now: t0 + .milliseconds(150)) == [], "second failure waits 200 ms")
-        #expect(machine.tick(now: t0 + .milliseconds(200)) == [.connect])
-    }
-
-    @Test func repeatedDropsBackOffButFirstReconnectsAtOnce() {
-        var machine = connected()
-        _ = machine.enqueue(10, deadline: later)
-        machine.streamOpened(10, streamID: 3)
-        #expect(machine.connectionLost(now: t0) == [.connect])
-        #expect(machine.connectSucceeded(now: t0) == [.openStreams([10])])
-        machine.streamOpened(10, streamID: 1)
-        #expect(machine.connectionLost(now: t0) == [], "second loss in a row waits")
-        #expect(machine.tick(now: t0 + .milliseconds(150)) == [])
-        #expect(machine.tick(now: t0 + .milliseconds(200)) == [.connect])
-        #expect(machine.connectSucceeded(now: t0) == [.openStreams([10])])
-        machine.streamOpened(10, streamID: 1)
-        #expect(machine.streamClosed(1, outcome: .responded(accepted: true), now: t0).completed == 10)
-        _ = machine.enqueue(11, deadline: later)
-        machine.streamOpened(11, streamID: 3)
-        #expect(machine.connectionLost(now: t0) == [.connect], "a success resets the backoff")
+        #expect(machine.tick(now: second + .milliseconds(99)) == [], "second failure waits at least 100 ms")
+        #expect(machine.tick(now: second + .milliseconds(200)) == [.connect])
     }
 
     @Test func idleConnectionPingsAndDiesWhenUnanswered() {
@@ -144,7 +132,8 @@ import Testing
         #expect(machine.tick(now: t0 + .seconds(121)) == [.sendPing])
         _ = machine.enqueue(10, deadline: t0 + .seconds(300))
         machine.streamOpened(10, streamID: 3)
-        #expect(machine.tick(now: t0 + .seconds(131)) == [.closeConnection, .connect])
+        #expect(machine.tick(now: t0 + .seconds(131)) == [.closeConnection], "a dead connection is a connection error")
+        #expect(machine.tick(now: t0 + .seconds(131) + .milliseconds(100)) == [.connect])
     }
 
     @Test func cancellationAndShutdownAnswerEveryone() {

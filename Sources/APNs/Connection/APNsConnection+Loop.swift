@@ -64,7 +64,8 @@ extension APNsConnection {
             var machineConfiguration = ConnectionStateMachine.Configuration()
             machineConfiguration.pingInterval = configuration.pingInterval
             machineConfiguration.pingTimeout = configuration.pingTimeout
-            machine = ConnectionStateMachine(configuration: machineConfiguration)
+            machine = ConnectionStateMachine(
+                configuration: machineConfiguration, seed: UInt64.random(in: UInt64.min...UInt64.max))
         }
 
         func attach(to connection: APNsConnection) { owner = connection }
@@ -122,6 +123,7 @@ extension APNsConnection {
                 case .openStreams(let tickets): open(tickets)
                 case .resetStreams(let ids): for id in ids { link?.session.resetStream(id) }
                 case .fail(let tickets, let failure):
+                    if failure == .connectionRefusedRequest { reportRefused(tickets) }
                     for ticket in tickets { complete(ticket, with: .failed(failure)) }
                 case .sendPing:
                     do {
@@ -197,17 +199,45 @@ extension APNsConnection {
             for ticket in tickets {
                 // Opening an earlier ticket may have failed this one meanwhile (a lost connection answers everyone).
                 guard machine.isOpening(ticket) else { continue }
-                do throws(HTTP2Session.Failure) {
-                    let opened = try waiting.withRequest(of: ticket) { request throws(HTTP2Session.Failure) in
+                do throws(OpenFailure) {
+                    let opened = try waiting.withRequest(of: ticket) { request throws(OpenFailure) in
+                        // A value HTTP/2 forbids would make the server close the connection, with every push on it.
+                        if let unsafe = request.unsafeHeader { throw .unsafeHeader(unsafe.name) }
                         request.writeHeaders(into: &block, authority: authority, authorization: token.authorization)
-                        return try session.submitRequest(block, body: request.payload)
+                        do throws(HTTP2Session.Failure) {
+                            return try session.submitRequest(block, body: request.payload)
+                        } catch {
+                            throw .submit(error)
+                        }
                     }
                     guard let streamID = opened else { continue }
                     waiting.setToken(token, of: ticket)
                     machine.streamOpened(ticket, streamID: streamID)
                 } catch {
-                    perform(machine.fail([ticket], as: .protocolError(error.description)))
+                    switch error {
+                    case .unsafeHeader(let name): perform(machine.fail([ticket], as: .unsafeHeaderValue(name)))
+                    case .submit(let failure): perform(machine.fail([ticket], as: .protocolError(failure.description)))
+                    }
                 }
+            }
+        }
+
+        /// Why a ticket's stream was not opened.
+        private enum OpenFailure: Error {
+            /// The request's header of this name has a value ``HeaderValue`` refuses.
+            case unsafeHeader(String)
+            case submit(HTTP2Session.Failure)
+        }
+
+        /// Logs the requests about to be answered ``TransportFailure/connectionRefusedRequest``: rare, and what an
+        /// operator wants to find by `apns-id`.
+        private func reportRefused(_ tickets: [ConnectionStateMachine.Ticket]) {
+            for ticket in tickets {
+                logger.info(
+                    "APNs closed the connection over a push sent alone after earlier errors; it is not sent again",
+                    metadata: [
+                        APNsMetadataKey.apnsID: "\(waiting.sentID(of: ticket).map(String.init(describing:)) ?? "?")"
+                    ])
             }
         }
 
@@ -350,13 +380,13 @@ extension APNsConnection {
                             APNsMetadataKey.lastStreamID: "\(lastStreamID)", APNsMetadataKey.errorCode: "\(errorCode)",
                             APNsMetadataKey.debugData: "\(debugData)",
                         ])
-                    perform(machine.goAwayReceived(lastStreamID: lastStreamID, now: now))
+                    perform(machine.goAwayReceived(lastStreamID: lastStreamID, errorCode: errorCode, now: now))
                 case .pingAcknowledged:
                     machine.pingAcknowledged(now: now)
                 case .streamClosed(let streamID, let response, _, let refused):
                     let outcome: ConnectionStateMachine.StreamOutcome
-                    if let response {
-                        outcome = .responded(accepted: (200...204).contains(response.status))
+                    if response != nil {
+                        outcome = .responded
                     } else if refused {
                         outcome = .refused
                     } else {

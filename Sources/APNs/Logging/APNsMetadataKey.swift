@@ -9,5 +9,6 @@ enum APNsMetadataKey {
     static let lastStreamID = "apns.last_stream_id"
     static let errorCode = "apns.error_code"
     static let debugData = "apns.debug_data"
+    static let apnsID = "apns.id"
     static let error = "error"
 }

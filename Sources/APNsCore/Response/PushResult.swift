@@ -14,7 +14,7 @@ public enum PushResult: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .accepted: false
         case .rejected(let rejection): rejection.reason.consequence == .retryLater
-        case .failed(let failure): failure != .cancelled
+        case .failed(let failure): failure.isRetryable
         }
     }
 
@@ -91,6 +91,12 @@ public enum TransportFailure: Hashable, Sendable, CustomStringConvertible {
     case noSigningKey(String)
     /// HTTP/2 failed in a way the peer caused.
     case protocolError(String)
+    /// A header value of the request breaks ``HeaderValue``'s rule, so it was not sent: a server answers such a
+    /// header by closing the whole connection. The text names the header, never its value.
+    case unsafeHeaderValue(String)
+    /// The request was sent alone, after being in flight at earlier connection errors, and the server closed that
+    /// connection with an error too: the request itself breaks connections, so it is not sent again.
+    case connectionRefusedRequest
 
     public var description: String {
         switch self {
@@ -101,6 +107,17 @@ public enum TransportFailure: Hashable, Sendable, CustomStringConvertible {
         case .credentialsUnavailable(let detail): "provider token unavailable: \(detail)"
         case .noSigningKey(let detail): "no signing key: \(detail)"
         case .protocolError(let detail): "HTTP/2 error: \(detail)"
+        case .unsafeHeaderValue(let header): "not sent: the \(header) header's value is unfit for HTTP/2"
+        case .connectionRefusedRequest: "APNs closed the connection over this push, sent alone, after earlier closes"
+        }
+    }
+
+    /// Whether sending the same push again later may get an answer: not when the caller gave up, nor when the push
+    /// itself is what no server takes.
+    public var isRetryable: Bool {
+        switch self {
+        case .cancelled, .unsafeHeaderValue, .connectionRefusedRequest: false
+        case .timedOut, .shutDown, .connectionFailed, .credentialsUnavailable, .noSigningKey, .protocolError: true
         }
     }
 }

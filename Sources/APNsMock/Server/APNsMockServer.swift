@@ -134,6 +134,13 @@ public final class APNsMockServer: Sendable {
         state.updateFaults { $0.dropAfterResponses = count }
     }
 
+    /// Kills the whole connection whenever a push to device `token` arrives on it: GOAWAY with `PROTOCOL_ERROR` and
+    /// last stream 0, then close, as a server does over a header it cannot take. Counted in
+    /// ``killedConnectionCount``.
+    public func killConnections(onDeviceToken token: String) {
+        state.updateFaults { $0.killingTokens.insert(token.lowercased()) }
+    }
+
     /// Delays every response.
     public func setResponseDelay(_ delay: Duration) {
         state.updateFaults { $0.responseDelay = delay }
@@ -149,6 +156,8 @@ public final class APNsMockServer: Sendable {
     public var peakConcurrentStreams: Int { state.peakConcurrentStreams }
     /// TCP connections accepted so far.
     public var connectionCount: Int { state.connectionCount }
+    /// Connections killed so far by ``killConnections(onDeviceToken:)``.
+    public var killedConnectionCount: Int { state.killedConnectionCount }
     /// Broadcast channels that exist now, over every app.
     public var channelCount: Int { validator.channels.count }
 

@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP2
 
 /// One accepted HTTP/2 connection: counts its streams, raises the stream limit after the first valid
-/// request, and carries out GOAWAY and drop faults.
+/// request, and carries out GOAWAY, drop and kill faults.
 ///
 /// Every method runs on the connection's event loop (stream channels share their parent's loop),
 /// which is what makes the unchecked `Sendable` sound.
@@ -52,6 +52,19 @@ final class MockConnection: NIOHTTP2StreamDelegate, @unchecked Sendable {
             streamID: .rootStream,
             payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: raisedLimit)])))
         channel.writeAndFlush(settings, promise: nil)
+    }
+
+    /// Kills the whole connection as a server does over a header it cannot take: GOAWAY with `PROTOCOL_ERROR` and
+    /// last stream 0 (claiming no stream was processed), then close; streams arriving meanwhile get no answer.
+    /// Counted once per connection.
+    func kill() {
+        guard let channel, goAwayLastStreamID != .rootStream else { return }
+        goAwayLastStreamID = .rootStream
+        state.connectionKilled()
+        let frame = HTTP2Frame(
+            streamID: .rootStream,
+            payload: .goAway(lastStreamID: .rootStream, errorCode: .protocolError, opaqueData: nil))
+        channel.writeAndFlush(frame).whenComplete { _ in channel.close(promise: nil) }
     }
 
     func apply(_ trigger: MockState.Trigger) {

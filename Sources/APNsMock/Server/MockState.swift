@@ -6,6 +6,8 @@ final class MockState: Sendable {
         var goAwayAfterResponses: Int?
         var dropAfterResponses: Int?
         var responseDelay: Duration = .zero
+        /// Device tokens (lowercase) whose pushes kill the connection they arrive on.
+        var killingTokens: Set<String> = []
     }
 
     /// What to do to a connection after a response.
@@ -20,6 +22,7 @@ final class MockState: Sendable {
         var faults = Faults()
         var peakConcurrentStreams = 0
         var connections = 0
+        var killedConnections = 0
     }
 
     private let storage = Mutex(Storage())
@@ -46,6 +49,18 @@ final class MockState: Sendable {
     var responseCount: Int { storage.withLock { $0.responses } }
     var peakConcurrentStreams: Int { storage.withLock { $0.peakConcurrentStreams } }
     var responseDelay: Duration { storage.withLock { $0.faults.responseDelay } }
+    var killedConnectionCount: Int { storage.withLock { $0.killedConnections } }
+
+    /// Whether a push to `token` (the request path's last part) kills its connection.
+    func killsConnection(forDeviceToken token: Substring) -> Bool {
+        storage.withLock { storage in
+            !storage.faults.killingTokens.isEmpty && storage.faults.killingTokens.contains(token.lowercased())
+        }
+    }
+
+    func connectionKilled() {
+        storage.withLock { $0.killedConnections += 1 }
+    }
 
     func observeConcurrentStreams(_ count: Int) {
         storage.withLock { $0.peakConcurrentStreams = max($0.peakConcurrentStreams, count) }

@@ -33,6 +33,12 @@ final class MockStreamHandler: ChannelInboundHandler {
                 default: head.headers.append((name, value))
                 }
             }
+            if let path = head.path, path.hasPrefix("/3/device/"),
+                state.killsConnection(forDeviceToken: path.dropFirst("/3/device/".count))
+            {
+                connection.kill()
+                return
+            }
             if headers.endStream { respond(context: context) }
         case .data(let data):
             if case .byteBuffer(let buffer) = data.data {

@@ -12,6 +12,7 @@ public import Foundation
 /// - `413`: shorten the body and retry once.
 /// - 429, 5xx, unknown reasons, timeouts and connection loss: back off, up to ``maximumAttempts``,
 ///   never past the notification's expiration.
+/// - A push with a header value unfit for HTTP/2, or one that broke its connection when sent alone: fail.
 public struct DeliveryPolicy: Hashable, Sendable {
     /// Attempts before a retryable failure becomes final. Default 8.
     public var maximumAttempts: Int
@@ -65,6 +66,9 @@ public struct DeliveryPolicy: Hashable, Sendable {
             case .noSigningKey:
                 // This app's push waits for a key (backing off, up to the attempt limit); other apps keep sending.
                 return retry(reason: .noAnswer(failure), facts: facts, now: now, jitter: jitter)
+            case .unsafeHeaderValue, .connectionRefusedRequest:
+                // The push itself is what no connection takes: sending it again would only break more connections.
+                return .fail(reason: .noAnswer(failure))
             }
         case .rejected(let rejection):
             return outcome(of: rejection, facts: facts, now: now, burstGuardTripped: burstGuardTripped, jitter: jitter)

@@ -41,6 +41,12 @@ public struct DeliveryReason: Hashable, Sendable, CustomStringConvertible {
     public static let noSigningKey = DeliveryReason("NoSigningKey")
     public static let connectionLost = DeliveryReason("ConnectionLost")
 
+    // The push itself is what APNs cannot take.
+    /// A header value (topic or collapse id) holds a control character or surrounding whitespace: not sent.
+    public static let unsafeHeaderValue = DeliveryReason("UnsafeHeaderValue")
+    /// Sent alone after being in flight at consecutive connection errors, it broke its connection again.
+    public static let connectionRefusedRequest = DeliveryReason("ConnectionRefusedRequest")
+
     /// Herald's reason for an attempt that got no answer.
     public static func noAnswer(_ failure: TransportFailure) -> DeliveryReason {
         switch failure {
@@ -51,6 +57,8 @@ public struct DeliveryReason: Hashable, Sendable, CustomStringConvertible {
         case .credentialsUnavailable: .providerTokenUnavailable
         case .noSigningKey: .noSigningKey
         case .protocolError: .connectionLost
+        case .unsafeHeaderValue: .unsafeHeaderValue
+        case .connectionRefusedRequest: .connectionRefusedRequest
         }
     }
 

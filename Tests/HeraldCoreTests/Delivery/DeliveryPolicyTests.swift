@@ -104,6 +104,16 @@ import Testing
         #expect(outcome.logStatus == .retrying)
     }
 
+    /// The push itself is what no connection takes: it fails at its first attempt, with a reason of its own.
+    @Test func pushesNoConnectionTakesFailAtOnce() {
+        #expect(
+            decide(.failed(.unsafeHeaderValue("apns-collapse-id")), facts())
+                == .fail(reason: .unsafeHeaderValue))
+        #expect(decide(.failed(.connectionRefusedRequest), facts()) == .fail(reason: .connectionRefusedRequest))
+        #expect(DeliveryReason.connectionRefusedRequest.text == "ConnectionRefusedRequest")
+        #expect(DeliveryReason.unsafeHeaderValue.text == "UnsafeHeaderValue")
+    }
+
     /// Refusals of the service or the key, not the device, pause sending (SendHealth); the push waits without
     /// spending an attempt, however many it had.
     @Test(arguments: [APNsReason.serviceUnavailable, .shutdown, .tooManyProviderTokenUpdates])

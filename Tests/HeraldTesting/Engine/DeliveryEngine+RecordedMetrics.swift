@@ -10,6 +10,11 @@ public struct RecordedMetrics {
         Int((try? factory.expectCounter(DeliveryMetrics.Name.sent))?.totalValue ?? 0)
     }
 
+    /// `herald_deliveries_failed_total` for `reason`.
+    public func failed(reason: DeliveryReason) -> Int {
+        Int((try? factory.expectCounter(DeliveryMetrics.Name.failed, [("reason", reason.text)]))?.totalValue ?? 0)
+    }
+
     /// `herald_deactivations_withheld_total`.
     public var withheldDeactivations: Int {
         Int((try? factory.expectCounter(DeliveryMetrics.Name.withheld))?.totalValue ?? 0)

@@ -1,0 +1,37 @@
+/// The one rule for a value bound for an HTTP/2 header (`apns-collapse-id`, `apns-topic`, and any header filled from
+/// stored content): no control character anywhere (C0, which includes NUL, CR, LF and tab, nor DEL), and no
+/// whitespace at either end.
+///
+/// RFC 9113 §8.2.1 makes a field with such a value malformed, and a server answers it by closing the whole
+/// connection (GOAWAY), not the one stream, which would take every other push on that connection along. So such a
+/// value is refused where it enters the API, and the transport refuses it again before sending, for content stored
+/// before the API checked it.
+public enum HeaderValue {
+    /// What makes a value unfit for a header.
+    public enum Problem: Hashable, Sendable, CustomStringConvertible {
+        /// A C0 control character (U+0000 to U+001F: NUL, tab, CR, LF, …) or DEL (U+007F).
+        case controlCharacter
+        /// Whitespace (space, no-break space, …) as the first or last character.
+        case surroundingWhitespace
+
+        public var description: String {
+            switch self {
+            case .controlCharacter: "must not contain control characters (NUL, CR, LF, tab, DEL, …)"
+            case .surroundingWhitespace: "must not start or end with whitespace"
+            }
+        }
+    }
+
+    /// What makes `value` unfit for a header, or nil when it is fit.
+    public static func problem(in value: String) -> Problem? {
+        // Every byte below 0x80 in UTF-8 is the ASCII character itself, so the control characters show as bytes.
+        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return .controlCharacter }
+        let scalars = value.unicodeScalars
+        if let first = scalars.first, first.properties.isWhitespace { return .surroundingWhitespace }
+        if let last = scalars.last, last.properties.isWhitespace { return .surroundingWhitespace }
+        return nil
+    }
+
+    /// Whether `value` may be sent as a header value.
+    public static func isSafe(_ value: String) -> Bool { problem(in: value) == nil }
+}
