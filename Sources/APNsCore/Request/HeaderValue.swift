@@ -1,6 +1,6 @@
 /// The one rule for a value bound for an HTTP/2 header (`apns-collapse-id`, `apns-topic`, and any header filled from
-/// stored content): no control character anywhere (C0, which includes NUL, CR, LF and tab, nor DEL), and no
-/// whitespace at either end.
+/// stored content): no control character anywhere (C0, which includes NUL, CR, LF and tab, DEL, or C1, which includes
+/// NEL), and no whitespace at either end.
 ///
 /// RFC 9113 §8.2.1 makes a field with such a value malformed, and a server answers it by closing the whole
 /// connection (GOAWAY), not the one stream, which would take every other push on that connection along. So such a
@@ -9,7 +9,8 @@
 public enum HeaderValue {
     /// What makes a value unfit for a header.
     public enum Problem: Hashable, Sendable, CustomStringConvertible {
-        /// A C0 control character (U+0000 to U+001F: NUL, tab, CR, LF, …) or DEL (U+007F).
+        /// A C0 control character (U+0000 to U+001F: NUL, tab, CR, LF, …), DEL (U+007F) or a C1 control character
+        /// (U+0080 to U+009F, NEL among them): what the API's other text rules call control characters too.
         case controlCharacter
         /// Whitespace (space, no-break space, …) as the first or last character.
         case surroundingWhitespace
@@ -24,8 +25,15 @@ public enum HeaderValue {
 
     /// What makes `value` unfit for a header, or nil when it is fit.
     public static func problem(in value: String) -> Problem? {
-        // Every byte below 0x80 in UTF-8 is the ASCII character itself, so the control characters show as bytes.
-        if value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return .controlCharacter }
+        // Read as UTF-8 bytes, since the transport asks this of every push: C0 and DEL are the bytes themselves, and
+        // C1 is 0xC2 followed by 0x80 to 0x9F.
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            if byte < 0x20 || byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) {
+                return .controlCharacter
+            }
+            previous = byte
+        }
         let scalars = value.unicodeScalars
         if let first = scalars.first, first.properties.isWhitespace { return .surroundingWhitespace }
         if let last = scalars.last, last.properties.isWhitespace { return .surroundingWhitespace }

@@ -35,10 +35,11 @@ enum DirectNotificationRequest {
             direct.priority = priority
         }
         if let text = try body.string("collapseId") {
+            if let problem = HeaderValue.problem(in: text) {
+                throw .validation("\(problem): it travels as the apns-collapse-id header", field: "collapseId")
+            }
             guard let id = CollapseID(backendKey: text) else {
-                throw .validation(
-                    "must be 1 to 64 characters, with no control character (NUL, CR, LF, …) and no whitespace at "
-                        + "either end: it travels as the apns-collapse-id header", field: "collapseId")
+                throw .validation("must be 1 to 64 characters", field: "collapseId")
             }
             direct.collapseID = id
         }
