@@ -33,15 +33,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wait_for() { # FILE PATTERN
-    for _ in $(seq 1 120); do
-        grep -qE "$2" "$1" && return 0
-        sleep 1
-    done
-    echo "timed out waiting for '$2' in $1:" >&2
-    cat "$1" >&2
-    exit 1
-}
+source Benchmarks/lib/wait-for.sh
 
 "$herald" dev --data-dir "$work/dev" --port 0 > "$work/dev.log" 2>&1 &
 pids+=($!)
@@ -55,27 +47,8 @@ wait_for "$work/serve.log" 'serving on 127\.0\.0\.1:[0-9]+'
 port="$(grep -oE 'serving on 127\.0\.0\.1:[0-9]+' "$work/serve.log" | head -1 | cut -d: -f2)"
 url="http://127.0.0.1:$port/api/v1/stats?window=90d"
 
-cat > "$work/count.lua" <<'LUA'
--- Counts answers by status per thread, then adds them up; prints the latency tail too.
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function init(args) statuses = {} end
-function response(status, headers, body) statuses[status] = (statuses[status] or 0) + 1 end
-function done(summary, latency, requests)
-    local total = {}
-    for _, thread in ipairs(threads) do
-        for status, count in pairs(thread:get("statuses")) do total[status] = (total[status] or 0) + count end
-    end
-    for status, count in pairs(total) do io.write(string.format("status %d: %d\n", status, count)) end
-    io.write(string.format("requests/s: %.0f\n", summary.requests / (summary.duration / 1e6)))
-    io.write(string.format("latency ms: p50 %.0f, p99 %.0f, max %.0f\n",
-        latency:percentile(50) / 1000, latency:percentile(99) / 1000, latency.max / 1000))
-    io.write(string.format("socket errors: %d, timeouts: %d\n",
-        summary.errors.connect + summary.errors.read + summary.errors.write, summary.errors.timeout))
-end
-LUA
 load() { # CONNECTIONS SECONDS
-    wrk -t2 -c"$1" -d"$2"s --timeout 30s -s "$work/count.lua" -H "Authorization: Bearer $key" "$url" |
+    wrk -t2 -c"$1" -d"$2"s --timeout 30s -s Benchmarks/lib/count.lua -H "Authorization: Bearer $key" "$url" |
         sed -n '/^status\|^requests\/s\|^latency ms\|^socket errors/p'
 }
 rate() { grep '^requests/s' | awk '{print $2}'; }
