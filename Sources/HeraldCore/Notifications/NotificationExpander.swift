@@ -54,7 +54,8 @@ public struct NotificationExpander: Sendable {
     /// * direct sends: the named users (all their active devices) and the named devices;
     /// * with an `appId`, only that app's devices;
     /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
-    ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens.
+    ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens of its owner
+    ///   (`live_activities`, migration 0030).
     /// A recipient inside their quiet hours gets deliveries in state `deferred`, due at the window's end
     /// (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet hours.
     /// People named by email match case-insensitively; unknown ones are skipped. Voters are matched through one
@@ -115,6 +116,7 @@ public struct NotificationExpander: Sendable {
             SELECT d.user_id, d.id, 'default'
             FROM n JOIN device_tokens d
               ON d.kind = 'activity' AND d.activity_id = n.targets ->> \(Target.activityId.sqlLiteral)
+            JOIN live_activities o ON o.activity_id = d.activity_id AND o.user_id = d.user_id
             WHERE n.kind = 'direct'
         ),
         recipients AS (
