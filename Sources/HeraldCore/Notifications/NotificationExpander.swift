@@ -49,7 +49,8 @@ public struct NotificationExpander: Sendable {
 
     /// The expansion, from the notification's kind, type and targets:
     /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant: those named
-    ///   inline and those recorded for the feedback by earlier `new_vote` events (``FeedbackVote``);
+    ///   inline and those the same app recorded for the feedback by earlier `new_vote` events (``FeedbackVote``;
+    ///   without an `appId`, the default app's);
     /// * direct sends with a project: its owner and members;
     /// * direct sends: the named users (all their active devices) and the named devices;
     /// * with an `appId`, only that app's devices;
@@ -98,6 +99,10 @@ public struct NotificationExpander: Sendable {
             FROM n JOIN feedback_votes fv
               ON fv.feedback_id = n.targets ->> \(Target.votersOfFeedback.sqlLiteral)
              AND fv.project_external_id = n.project_external_id
+             AND fv.app_id IS NOT DISTINCT FROM (
+                 CASE WHEN n.targets ? \(Target.appId.sqlLiteral)
+                      THEN (SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral))
+                      ELSE (SELECT a.id FROM apps a WHERE a.is_default) END)
             JOIN users u ON u.id = coalesce(
                 (SELECT id FROM users WHERE external_id = fv.voter_user_id),
                 (SELECT id FROM users WHERE lower(email) = fv.voter_email))
