@@ -73,7 +73,8 @@ public struct AppStore: Sendable {
 
     /// Makes the single-app settings (`APNS_BUNDLE_ID`, `APNS_TEAM_ID`, `APNS_PRODUCTION`) the default app: the app
     /// with that bundle id, else the existing default app, else a new app `default`. Devices registered before apps
-    /// existed join it. Idempotent; every start-up runs it.
+    /// existed join it, with the Live Activity ids and votes recorded while there was none. Idempotent; every
+    /// start-up runs it.
     public func defineDefault(bundleID: String, teamID: String, environment: PushEnvironment) async throws -> App {
         let definition = try AppDefinition(
             name: bundleID, bundleID: bundleID, teamID: teamID, defaultEnvironment: environment)
@@ -109,6 +110,8 @@ public struct AppStore: Sendable {
                 ).scalar(UUID.self)
             }
             try await connection.execute("UPDATE device_tokens SET app_id = \(appID) WHERE app_id IS NULL")
+            try await connection.execute("UPDATE live_activities SET app_id = \(appID) WHERE app_id IS NULL")
+            try await connection.execute("UPDATE feedback_votes SET app_id = \(appID) WHERE app_id IS NULL")
             let app = try await connection.query(
                 "SELECT \(unescaped: Self.columns) FROM apps a WHERE a.id = \(appID)")
             return try Self.decode(app[0])

@@ -71,12 +71,25 @@ public struct Directory: Sendable {
         return try rows.first.map(Self.decodeUser)
     }
 
-    /// Deletes a user with their devices, preferences, memberships and deliveries.
+    /// Deletes a user with their email address, devices, Live Activity ids, preferences, memberships, deliveries,
+    /// log rows and votes.
     /// - Returns: whether the user existed.
     /// - Throws: ``DomainError`` `.conflict` while the user owns a project.
     public func deleteUser(_ id: ExternalID) async throws -> Bool {
         do {
-            return try await client.execute("DELETE FROM users WHERE external_id = \(id.rawValue)") > 0
+            // Votes name their voter by id or email address, not by a reference a cascade could follow.
+            return try await client.query(
+                """
+                WITH gone AS (
+                    DELETE FROM users WHERE external_id = \(id.rawValue) RETURNING external_id, lower(email) AS email
+                ),
+                votes AS (
+                    DELETE FROM feedback_votes v USING gone g
+                    WHERE v.voter_user_id = g.external_id OR v.voter_email = g.email
+                )
+                SELECT count(*) FROM gone
+                """
+            ).scalar(Int.self) > 0
         } catch let error as PostgresError where error.isServerError(.foreignKeyViolation) {
             throw DomainError.conflict(
                 "the user owns a project: give it a new owner or delete it first", field: "userId")

@@ -36,29 +36,56 @@ public struct LiveActivityTokenStore: Sendable {
     }
 
     /// Records `token` as the update token of `activity` running on `device`, replacing the one before (ActivityKit
-    /// rotates it).
-    /// - Returns: whether the activity is new; `nil` when `user` has no active device `device` in `scope`.
+    /// rotates it). The first report of an id binds it to the device's app and user (``ActivityReport``); the same
+    /// user reports it again from any of their devices of that app.
+    ///
+    /// One statement: the binding is inserted, or its row locked and checked, before the token is written, so two
+    /// users reporting a new id at once cannot both own it (the second waits for the first and is refused).
+    /// - Returns: what became of the report.
     /// - Throws: ``DomainError`` `.conflict` (field `token`) when the token is registered as another token.
     public func reportActivity(
         _ activity: ExternalID, token: DeviceToken, attributesType: ActivityAttributesType, device: UUID,
         of user: ExternalID, in scope: AppScope
-    ) async throws -> Bool? {
-        try await upsert(
-            """
-            INSERT INTO device_tokens AS d (
-                user_id, token, platform, environment, topic, app_id, kind, parent_device_id, attributes_type,
-                activity_id)
-            SELECT p.user_id, \(token.hex), p.platform, p.environment, p.topic, p.app_id, 'activity', p.id,
-                \(attributesType.rawValue), \(activity.rawValue)
-            FROM device_tokens p JOIN users u ON u.id = p.user_id
-            WHERE p.id = \(device) AND p.kind = 'device' AND p.is_active AND u.external_id = \(user.rawValue)
-              AND (\(scope.app?.rawValue)::text IS NULL
-                  OR p.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
-            ON CONFLICT (activity_id, parent_device_id) WHERE kind = 'activity' DO UPDATE
-            SET token = EXCLUDED.token, attributes_type = EXCLUDED.attributes_type, is_active = TRUE,
-                deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(), updated_at = now()
-            RETURNING (xmax = 0) AS inserted
-            """)
+    ) async throws -> ActivityReport {
+        let rows: PostgresRows
+        do {
+            rows = try await client.query(
+                """
+                WITH p AS (
+                    SELECT p.id, p.user_id, p.platform, p.environment, p.topic, p.app_id
+                    FROM device_tokens p JOIN users u ON u.id = p.user_id
+                    WHERE p.id = \(device) AND p.kind = 'device' AND p.is_active AND u.external_id = \(user.rawValue)
+                      AND (\(scope.app?.rawValue)::text IS NULL
+                          OR p.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
+                ),
+                owner AS (
+                    INSERT INTO live_activities AS o (activity_id, app_id, user_id)
+                    SELECT \(activity.rawValue), p.app_id, p.user_id FROM p
+                    ON CONFLICT (activity_id) DO UPDATE SET reported_at = now()
+                    WHERE o.user_id = EXCLUDED.user_id AND o.app_id IS NOT DISTINCT FROM EXCLUDED.app_id
+                    RETURNING o.activity_id
+                ),
+                t AS (
+                    INSERT INTO device_tokens AS d (
+                        user_id, token, platform, environment, topic, app_id, kind, parent_device_id,
+                        attributes_type, activity_id)
+                    SELECT p.user_id, \(token.hex), p.platform, p.environment, p.topic, p.app_id, 'activity', p.id,
+                        \(attributesType.rawValue), owner.activity_id
+                    FROM p CROSS JOIN owner
+                    ON CONFLICT (activity_id, parent_device_id) WHERE kind = 'activity' DO UPDATE
+                    SET token = EXCLUDED.token, attributes_type = EXCLUDED.attributes_type, is_active = TRUE,
+                        deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(), updated_at = now()
+                    RETURNING (xmax = 0) AS inserted
+                )
+                SELECT EXISTS (SELECT 1 FROM p), EXISTS (SELECT 1 FROM owner), (SELECT inserted FROM t)
+                """)
+        } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
+            throw Self.tokenTaken
+        }
+        let (found, owned, inserted) = try rows[0].decode((Bool, Bool, Bool?).self)
+        guard found else { return .noDevice }
+        guard owned, let inserted else { return .ownedByAnother }
+        return inserted ? .started : .updated
     }
 
     /// Deactivates the tokens of `activity` on `user`'s devices in `scope` (reason `activity_ended`) and cancels
@@ -85,15 +112,19 @@ public struct LiveActivityTokenStore: Sendable {
         ).scalar(Int.self) > 0
     }
 
-    /// The app that owns `activity`, for sends to it: nil when no active token of it is in `scope`.
+    /// The app that owns `activity`, for sends to it: not found when it has no active token or its app is outside
+    /// `scope`.
     public func app(of activity: ExternalID, in scope: AppScope) async throws -> (found: Bool, app: ExternalID?) {
         let rows = try await client.query(
             """
-            SELECT (SELECT a.external_id FROM apps a WHERE a.id = d.app_id) FROM device_tokens d
-            WHERE d.kind = 'activity' AND d.activity_id = \(activity.rawValue) AND d.is_active
+            SELECT (SELECT a.external_id FROM apps a WHERE a.id = o.app_id) FROM live_activities o
+            WHERE o.activity_id = \(activity.rawValue)
               AND (\(scope.app?.rawValue)::text IS NULL
-                  OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
-            LIMIT 1
+                  OR o.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
+              AND EXISTS (
+                  SELECT 1 FROM device_tokens d
+                  WHERE d.kind = 'activity' AND d.activity_id = o.activity_id AND d.user_id = o.user_id
+                    AND d.is_active)
             """)
         guard let row = rows.first else { return (false, nil) }
         return (true, try row.decode(column: 0, as: String?.self).flatMap(ExternalID.init))
@@ -103,7 +134,10 @@ public struct LiveActivityTokenStore: Sendable {
         do {
             return try await client.query(query).first?.decode(column: 0, as: Bool.self)
         } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
-            throw DomainError.conflict("this token is registered already as another token", field: "token")
+            throw Self.tokenTaken
         }
     }
+
+    private static let tokenTaken = DomainError.conflict(
+        "this token is registered already as another token", field: "token")
 }

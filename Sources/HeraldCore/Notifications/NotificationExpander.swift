@@ -49,12 +49,14 @@ public struct NotificationExpander: Sendable {
 
     /// The expansion, from the notification's kind, type and targets:
     /// * events: the audiences of their type (``EventType/audiences``), voters with the `voter` variant: those named
-    ///   inline and those recorded for the feedback by earlier `new_vote` events (``FeedbackVote``);
+    ///   inline and those the same app recorded for the feedback by earlier `new_vote` events (``FeedbackVote``;
+    ///   without an `appId`, the default app's);
     /// * direct sends with a project: its owner and members;
     /// * direct sends: the named users (all their active devices) and the named devices;
     /// * with an `appId`, only that app's devices;
     /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
-    ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens.
+    ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens of its owner
+    ///   (`live_activities`, migration 0030).
     /// A recipient inside their quiet hours gets deliveries in state `deferred`, due at the window's end
     /// (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet hours.
     /// People named by email match case-insensitively; unknown ones are skipped. Voters are matched through one
@@ -97,6 +99,10 @@ public struct NotificationExpander: Sendable {
             FROM n JOIN feedback_votes fv
               ON fv.feedback_id = n.targets ->> \(Target.votersOfFeedback.sqlLiteral)
              AND fv.project_external_id = n.project_external_id
+             AND fv.app_id IS NOT DISTINCT FROM (
+                 CASE WHEN n.targets ? \(Target.appId.sqlLiteral)
+                      THEN (SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral))
+                      ELSE (SELECT a.id FROM apps a WHERE a.is_default) END)
             JOIN users u ON u.id = coalesce(
                 (SELECT id FROM users WHERE external_id = fv.voter_user_id),
                 (SELECT id FROM users WHERE lower(email) = fv.voter_email))
@@ -115,6 +121,7 @@ public struct NotificationExpander: Sendable {
             SELECT d.user_id, d.id, 'default'
             FROM n JOIN device_tokens d
               ON d.kind = 'activity' AND d.activity_id = n.targets ->> \(Target.activityId.sqlLiteral)
+            JOIN live_activities o ON o.activity_id = d.activity_id AND o.user_id = d.user_id
             WHERE n.kind = 'direct'
         ),
         recipients AS (

@@ -14,7 +14,8 @@ public struct NotificationStore: Sendable {
 
     public init(client: PostgresClient) { self.client = client }
 
-    /// Stores one notification row (and the vote a `new_vote` records) and wakes the expanders with `NOTIFY`, in one
+    /// Stores one notification row (and the vote a `new_vote` records, in its `appId`'s app, else the default app's)
+    /// and wakes the expanders with `NOTIFY`, in one
     /// statement (plus a transaction when an idempotency key is given). It never waits for expansion, so it costs the
     /// same for any audience.
     /// - Parameters:
@@ -53,10 +54,12 @@ public struct NotificationStore: Sendable {
                 RETURNING notification_id
             ),
             v AS (
-                INSERT INTO feedback_votes
-                    (feedback_id, project_external_id, app_external_id, voter_user_id, voter_email)
-                SELECT \(draft.vote?.feedbackID), \(project), \(draft.targets.app?.rawValue), \(voterUser),
-                       lower(\(voterEmail))
+                INSERT INTO feedback_votes (feedback_id, project_external_id, app_id, voter_user_id, voter_email)
+                SELECT \(draft.vote?.feedbackID), \(project),
+                       CASE WHEN \(draft.targets.app?.rawValue)::text IS NULL
+                            THEN (SELECT a.id FROM apps a WHERE a.is_default)
+                            ELSE (SELECT a.id FROM apps a WHERE a.external_id = \(draft.targets.app?.rawValue)) END,
+                       \(voterUser), lower(\(voterEmail))
                 FROM n WHERE \(draft.vote?.feedbackID)::text IS NOT NULL
                 ON CONFLICT DO NOTHING
             )

@@ -1,7 +1,7 @@
 public import Postgres
 
-/// The votes `new_vote` events recorded (``FeedbackVote``), which status changes reach; the backend removes them
-/// when a vote is withdrawn or its feedback deleted.
+/// The votes `new_vote` events recorded (``FeedbackVote``), each in its app, which status changes of that app reach;
+/// the backend removes them when a vote is withdrawn or its feedback deleted, and they go with their voter's user.
 public struct FeedbackVoteStore: Sendable {
     let client: PostgresClient
 
@@ -16,7 +16,8 @@ public struct FeedbackVoteStore: Sendable {
             WHERE feedback_id = \(feedbackID)
               AND (voter_user_id = \(user.rawValue)
                    OR voter_email = (SELECT lower(email) FROM users WHERE external_id = \(user.rawValue)))
-              AND (\(scope.app?.rawValue)::text IS NULL OR app_external_id = \(scope.app?.rawValue))
+              AND (\(scope.app?.rawValue)::text IS NULL
+                  OR app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             """)
     }
 
@@ -27,7 +28,8 @@ public struct FeedbackVoteStore: Sendable {
             """
             DELETE FROM feedback_votes
             WHERE feedback_id = \(feedbackID)
-              AND (\(scope.app?.rawValue)::text IS NULL OR app_external_id = \(scope.app?.rawValue))
+              AND (\(scope.app?.rawValue)::text IS NULL
+                  OR app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             """)
     }
 }

@@ -53,12 +53,18 @@ extension HeraldRequestContext {
     /// - Throws: as ``requireAPIKey(_:)``, and 403 for an app's key.
     func requireAdminOfEveryApp() throws(APIError) -> APIKey {
         let key = try requireAPIKey(.admin)
-        if let app = key.appID {
-            throw .forbidden(
-                "this key belongs to app \(app) and this route changes what every app shares; "
-                    + "it needs an admin key without an app")
-        }
+        if let app = key.appID { throw .sharedByEveryApp(keyOf: app) }
         return key
+    }
+
+    /// The user whose own data, shared by every app, a route reads or changes (personal settings, quiet hours,
+    /// project preferences and mutes): as ``requireUser()``, but never for an app's key, whose backend speaks for
+    /// one app and so may not decide for all of them.
+    /// - Throws: as ``requireUser()``, and 403 for an app's key.
+    func requireUserOfEveryApp() throws(APIError) -> ExternalID {
+        let user = try requireUser()
+        if case .apiKey(let key, _) = identity, let app = key.appID { throw .sharedByEveryApp(keyOf: app) }
+        return user
     }
 
     /// The id of the calling API key, `nil` for user tokens.

@@ -38,12 +38,15 @@ struct LiveActivityRoutes {
             }
             let type = try LiveActivityRequest.attributesType(body)
             let token = try LiveActivityRequest.token(body)
-            guard
-                let created = try await services.liveActivities.reportActivity(
-                    activity, token: token, attributesType: type, device: device, of: user, in: context.appScope)
-            else { throw APIError.notFound("you have no active device with this id", field: "deviceId") }
+            let report = try await services.liveActivities.reportActivity(
+                activity, token: token, attributesType: type, device: device, of: user, in: context.appScope)
+            switch report {
+            case .noDevice: throw APIError.notFound("you have no active device with this id", field: "deviceId")
+            case .ownedByAnother: throw APIError.activityOwnedByAnother
+            case .started, .updated: break
+            }
             return EditedResponse(
-                status: created ? .created : .ok,
+                status: report == .started ? .created : .ok,
                 response: ActivityResponse(
                     activityId: activity.rawValue, deviceId: device.uuidString.lowercased(),
                     attributesType: type.rawValue))

@@ -1,14 +1,15 @@
 import HeraldCore
 import Hummingbird
 
-/// Seed §6.2: personal settings and per-project overrides, each user their own.
+/// Seed §6.2: personal settings and per-project overrides, each user their own. They hold for every app, so an
+/// app's key may not read or change them.
 struct PreferenceRoutes {
     let services: HeraldServices
     let maxBodySize: Int
 
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/auth/notifications", method: .patch) { request, context in
-            let user = try context.requireUser()
+            let user = try context.requireUserOfEveryApp()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let changes = try Self.personalChanges(body)
             guard let updated = try await services.preferences.updatePersonal(user, changes) else {
@@ -17,13 +18,13 @@ struct PreferenceRoutes {
             return UserResponse(updated)
         }
         router.on("/api/v1/projects/{projectId}/notification-preferences", method: .get) { _, context in
-            let user = try context.requireUser()
+            let user = try context.requireUserOfEveryApp()
             let preferences = try await services.preferences.projectPreferences(
                 user, project: try context.externalID("projectId"))
             return ProjectPreferencesResponse(preferences: preferences)
         }
         router.on("/api/v1/projects/{projectId}/notification-preferences", method: .patch) { request, context in
-            let user = try context.requireUser()
+            let user = try context.requireUserOfEveryApp()
             let project = try context.externalID("projectId")
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             let changes = try Self.projectChanges(body)
