@@ -6,6 +6,26 @@ public import Postgres
 public struct APIKeyStore: Sendable {
     /// Every key starts with this, so leaked keys are easy to recognise (and to scan for).
     public static let keyPrefix = "hk_"
+    /// The base64url characters after the prefix: 32 random bytes without padding.
+    static let secretLength = 43
+
+    /// Whether `secret` has the shape of a key ``create(name:scope:app:)`` makes: the prefix and 43 base64url
+    /// characters. A value of any other shape cannot be a key, so it is refused without a lookup.
+    public static func isWellFormed(_ secret: String) -> Bool {
+        let bytes = secret.utf8
+        guard secret.hasPrefix(keyPrefix), bytes.count == keyPrefix.utf8.count + secretLength else { return false }
+        return bytes.dropFirst(keyPrefix.utf8.count).allSatisfy(isBase64URL)
+    }
+
+    /// Whether `byte` is one of base64url's 64 characters (padding excluded).
+    public static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
 
     let client: PostgresClient
 
@@ -70,8 +90,9 @@ public struct APIKeyStore: Sendable {
     }
 
     /// The unrevoked key whose secret is `secret`, or `nil`. Records the use at most once a minute per key.
+    /// A value not ``isWellFormed(_:)`` is `nil` without a lookup.
     public func authenticate(_ secret: String) async throws -> APIKey? {
-        guard secret.hasPrefix(Self.keyPrefix), secret.utf8.count < 200 else { return nil }
+        guard Self.isWellFormed(secret) else { return nil }
         let rows = try await client.query(
             """
             WITH k AS (
