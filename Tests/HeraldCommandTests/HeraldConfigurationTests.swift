@@ -2,6 +2,7 @@ import APNsCore
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldServer
 import Logging
 import Postgres
 import Testing
@@ -82,6 +83,18 @@ import Testing
         for (variable, value) in [("HERALD_ENGINE_POOL_SIZE", "0"), ("HERALD_API_STATEMENT_TIMEOUT_SECONDS", "x")] {
             let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: value]) }
             #expect(error?.description.contains(variable) == true, "\(variable)")
+        }
+    }
+
+    @Test func rateLimitsHaveADefaultAndFollowTheRate() throws {
+        #expect(try serve([], environment: [:]).http?.rateLimit == RateLimit(perSecond: 50, burst: 100))
+        let faster = try serve([], environment: ["HERALD_RATE_LIMIT_PER_SECOND": "200"])
+        #expect(faster.http?.rateLimit == RateLimit(perSecond: 200, burst: 400))
+        let burst = try serve([], environment: ["HERALD_RATE_LIMIT_PER_SECOND": "5", "HERALD_RATE_LIMIT_BURST": "7"])
+        #expect(burst.http?.rateLimit == RateLimit(perSecond: 5, burst: 7))
+        for variable in ["HERALD_RATE_LIMIT_PER_SECOND", "HERALD_RATE_LIMIT_BURST"] {
+            let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: "0"]) }
+            #expect(error?.description.contains(variable) == true)
         }
     }
 

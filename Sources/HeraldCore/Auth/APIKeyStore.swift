@@ -33,31 +33,44 @@ public struct APIKeyStore: Sendable {
 
     static let columns = """
         id, name, prefix, scope, created_at, last_used_at, revoked_at,
-        (SELECT a.external_id FROM apps a WHERE a.id = app_id)
+        (SELECT a.external_id FROM apps a WHERE a.id = app_id), rate_limit
         """
 
     static func decode(_ row: PostgresRow) throws -> APIKey {
-        let (id, name, prefix, scope, created, used, revoked, app) =
-            try row.decode((UUID, String, String, String, Date, Date?, Date?, String?).self)
+        let (id, name, prefix, scope, created, used, revoked, app, rateLimit) =
+            try row.decode((UUID, String, String, String, Date, Date?, Date?, String?, Int?).self)
         return APIKey(
             id: id, name: name, prefix: prefix, scope: APIKeyScope(rawValue: scope) ?? .read,
-            appID: app.flatMap(ExternalID.init), createdAt: created, lastUsedAt: used, revokedAt: revoked)
+            appID: app.flatMap(ExternalID.init), rateLimit: rateLimit, createdAt: created,
+            lastUsedAt: used, revokedAt: revoked)
     }
 
+    /// The rate limits a key may carry, in requests per second.
+    public static let rateLimits = 1...100_000
+
     /// Creates a key: `hk_` followed by 32 random bytes in base64url.
-    /// - Parameter app: The only app the key will see and send for; `nil` for every app.
-    /// - Throws: ``DomainError`` `.invalid` when the name is empty or longer than 100 characters, `.notFound` when
-    ///   no app has the id `app`.
-    public func create(name: String, scope: APIKeyScope, app: ExternalID? = nil) async throws -> CreatedAPIKey {
+    /// - Parameters:
+    ///   - app: The only app the key will see and send for; `nil` for every app.
+    ///   - rateLimit: The key's own requests per second (bursts of twice that); `nil` takes the server's.
+    /// - Throws: ``DomainError`` `.invalid` when the name is empty or longer than 100 characters or the rate limit is
+    ///   outside ``rateLimits``, `.notFound` when no app has the id `app`.
+    public func create(
+        name: String, scope: APIKeyScope, app: ExternalID? = nil, rateLimit: Int? = nil
+    ) async throws -> CreatedAPIKey {
         guard (1...100).contains(name.codePointCount) else {
             throw DomainError.invalid("must be 1 to 100 characters", field: "name")
+        }
+        if let rateLimit, !Self.rateLimits.contains(rateLimit) {
+            throw DomainError.invalid(
+                "must be \(Self.rateLimits.lowerBound) to \(Self.rateLimits.upperBound) requests a second",
+                field: "rateLimit")
         }
         let secret = Self.keyPrefix + Base64URL.encode(SecureRandom.bytes(count: 32))
         let prefix = String(secret.prefix(11))
         let rows = try await client.query(
             """
-            INSERT INTO api_keys (name, prefix, key_hash, scope, app_id)
-            SELECT \(name), \(prefix), \(Self.hash(secret)), \(scope.rawValue), a.id
+            INSERT INTO api_keys (name, prefix, key_hash, scope, app_id, rate_limit)
+            SELECT \(name), \(prefix), \(Self.hash(secret)), \(scope.rawValue), a.id, \(rateLimit.map(Int32.init))
             FROM (SELECT (SELECT id FROM apps WHERE external_id = \(app?.rawValue)) AS id) a
             WHERE \(app?.rawValue)::text IS NULL OR a.id IS NOT NULL
             RETURNING \(unescaped: Self.columns)

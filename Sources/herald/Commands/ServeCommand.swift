@@ -94,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.port = http.port
         settings.maxBodySize = http.maxBodySize
         settings.maxConcurrentRequests = http.maxConcurrentRequests
+        settings.rateLimit = http.rateLimit
         settings.masterKey = configuration.masterKey
         var publicKey: P256PublicKey?
         if let path = http.userJWTPublicKeyPath {

@@ -15,6 +15,8 @@ struct HTTPSettings: Sendable {
     var maxBodySize: Int
     /// `HERALD_MAX_CONCURRENT_REQUESTS`.
     var maxConcurrentRequests: Int
+    /// `HERALD_RATE_LIMIT_PER_SECOND` and `HERALD_RATE_LIMIT_BURST`: each API key's and user's requests.
+    var rateLimit: RateLimit
     /// `HERALD_USER_JWT_SECRET`: the HS256 key of user tokens.
     var userJWTSecret: [UInt8]?
     /// `HERALD_USER_JWT_PUBLIC_KEY`: a PEM file with the ES256 key of user tokens; read when the server starts.
@@ -32,6 +34,12 @@ struct HTTPSettings: Sendable {
         maxConcurrentRequests =
             try settings.positiveInteger(flags.maxConcurrentRequests, "HERALD_MAX_CONCURRENT_REQUESTS")
             ?? defaults.maxConcurrentRequests
+        let perSecond =
+            try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_PER_SECOND").map(Double.init)
+            ?? defaults.rateLimit.perSecond
+        // Unset, the burst is twice the rate (the default's 100 for 50): a higher rate alone raises both.
+        let burst = try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_BURST").map(Double.init) ?? perSecond * 2
+        rateLimit = RateLimit(perSecond: perSecond, burst: burst)
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         userJWTPublicKeyPath = settings.string(flags.userJWTPublicKey, "HERALD_USER_JWT_PUBLIC_KEY")
     }
