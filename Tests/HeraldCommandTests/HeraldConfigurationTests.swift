@@ -98,6 +98,19 @@ import Testing
         }
     }
 
+    @Test func registrationLimitsHaveDefaults() throws {
+        #expect(try serve([], environment: [:]).http?.registrationLimits == RegistrationLimits())
+        #expect(RegistrationLimits() == RegistrationLimits(devicesPerUser: 50, activityTokensPerDevice: 20))
+        let configured = try serve(
+            [], environment: ["HERALD_MAX_DEVICES_PER_USER": "3", "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE": "4"])
+        #expect(
+            configured.http?.registrationLimits == RegistrationLimits(devicesPerUser: 3, activityTokensPerDevice: 4))
+        for variable in ["HERALD_MAX_DEVICES_PER_USER", "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE"] {
+            let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: "-1"]) }
+            #expect(error?.description.contains(variable) == true)
+        }
+    }
+
     @Test func malformedValuesAreRefusedNamingTheVariable() throws {
         for (variable, value) in [
             ("HERALD_PORT", "80a"), ("HERALD_DELIVERY_BATCH_SIZE", "0"), ("HERALD_LOG_LEVEL", "loud"),

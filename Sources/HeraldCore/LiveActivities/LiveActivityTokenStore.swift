@@ -5,10 +5,17 @@ public import Postgres
 /// Live Activity tokens as the app reports them: a device's push-to-start token per attributes type, and the
 /// update token of each running activity. They are kept beside the device's token (same user, app, environment and
 /// topic), reached through the outbox like it, deactivated like it when Apple calls them dead, and never returned.
+///
+/// A device keeps at most ``RegistrationLimits/activityTokensPerDevice`` active tokens of each kind (see
+/// `LiveActivityTokenStore+Limit.swift`).
 public struct LiveActivityTokenStore: Sendable {
     let client: PostgresClient
+    let limits: RegistrationLimits
 
-    public init(client: PostgresClient) { self.client = client }
+    public init(client: PostgresClient, limits: RegistrationLimits = RegistrationLimits()) {
+        self.client = client
+        self.limits = limits
+    }
 
     /// Records `token` as the device's push-to-start token for `attributesType`, replacing the one before.
     /// - Returns: whether there was none before; `nil` when `user` has no active device `device` in `scope`.
@@ -32,7 +39,7 @@ public struct LiveActivityTokenStore: Sendable {
                 app_id = EXCLUDED.app_id, is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL,
                 registered_at = now(), updated_at = now()
             RETURNING (xmax = 0) AS inserted
-            """)
+            """, kind: .pushToStart, of: device)
     }
 
     /// Records `token` as the update token of `activity` running on `device`, replacing the one before (ActivityKit
@@ -58,7 +65,7 @@ public struct LiveActivityTokenStore: Sendable {
             SET token = EXCLUDED.token, attributes_type = EXCLUDED.attributes_type, is_active = TRUE,
                 deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(), updated_at = now()
             RETURNING (xmax = 0) AS inserted
-            """)
+            """, kind: .activity, of: device)
     }
 
     /// Deactivates the tokens of `activity` on `user`'s devices in `scope` (reason `activity_ended`) and cancels
@@ -99,9 +106,11 @@ public struct LiveActivityTokenStore: Sendable {
         return (true, try row.decode(column: 0, as: String?.self).flatMap(ExternalID.init))
     }
 
-    private func upsert(_ query: PostgresQuery) async throws -> Bool? {
+    private func upsert(_ query: PostgresQuery, kind: LimitedTokenKind, of device: UUID) async throws -> Bool? {
         do {
-            return try await client.query(query).first?.decode(column: 0, as: Bool.self)
+            return try await withinLimit(kind, of: device) { connection in
+                try await connection.query(query).first?.decode(column: 0, as: Bool.self)
+            }
         } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
             throw DomainError.conflict("this token is registered already as another token", field: "token")
         }

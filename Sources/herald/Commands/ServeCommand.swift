@@ -95,6 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxBodySize = http.maxBodySize
         settings.maxConcurrentRequests = http.maxConcurrentRequests
         settings.rateLimit = http.rateLimit
+        settings.registrationLimits = http.registrationLimits
         settings.masterKey = configuration.masterKey
         var publicKey: P256PublicKey?
         if let path = http.userJWTPublicKeyPath {

@@ -1,3 +1,4 @@
+import HeraldCore
 import HeraldServer
 
 /// `herald serve`'s HTTP server: flag, else environment variable, else ``ServerSettings``' default.
@@ -17,6 +18,8 @@ struct HTTPSettings: Sendable {
     var maxConcurrentRequests: Int
     /// `HERALD_RATE_LIMIT_PER_SECOND` and `HERALD_RATE_LIMIT_BURST`: each API key's and user's requests.
     var rateLimit: RateLimit
+    /// `HERALD_MAX_DEVICES_PER_USER` and `HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`.
+    var registrationLimits: RegistrationLimits
     /// `HERALD_USER_JWT_SECRET`: the HS256 key of user tokens.
     var userJWTSecret: [UInt8]?
     /// `HERALD_USER_JWT_PUBLIC_KEY`: a PEM file with the ES256 key of user tokens; read when the server starts.
@@ -40,6 +43,11 @@ struct HTTPSettings: Sendable {
         // Unset, the burst is twice the rate (the default's 100 for 50): a higher rate alone raises both.
         let burst = try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_BURST").map(Double.init) ?? perSecond * 2
         rateLimit = RateLimit(perSecond: perSecond, burst: burst)
+        registrationLimits = RegistrationLimits(
+            devicesPerUser: try settings.positiveInteger(nil, "HERALD_MAX_DEVICES_PER_USER")
+                ?? defaults.registrationLimits.devicesPerUser,
+            activityTokensPerDevice: try settings.positiveInteger(nil, "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE")
+                ?? defaults.registrationLimits.activityTokensPerDevice)
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         userJWTPublicKeyPath = settings.string(flags.userJWTPublicKey, "HERALD_USER_JWT_PUBLIC_KEY")
     }

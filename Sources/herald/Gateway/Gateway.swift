@@ -36,7 +36,7 @@ struct Gateway {
             expansion: listener.map {
                 ExpansionLoop(client: engineClient, listenerConfiguration: $0, logger: logger)
             },
-            apns: delivery?.router)
+            apns: delivery?.router, limits: settings.registrationLimits)
         self.delivery = delivery
         partitions = LogPartitions(client: engineClient)
         self.logger = logger
