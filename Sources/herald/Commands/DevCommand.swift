@@ -104,6 +104,9 @@ struct DevCommand: AsyncParsableCommand {
         settings.port = port ?? (isLoopbackPortFree(8080) ? 8080 : 0)
         settings.userTokens = UserTokenVerifier(hmacSecret: Array(secret.utf8), publicKey: nil)
         settings.defaultEnvironment = .sandbox
+        let limits = SettingSource(environment: ProcessInfo.processInfo.environment)
+        settings.rateLimit = try HTTPSettings.rateLimit(limits)
+        settings.registrationLimits = try HTTPSettings.registrationLimits(limits)
         settings.openAPIDocument = OpenAPIDocument.load()
         let gateway = Gateway(
             client: client, engineClient: engineClient, listener: database, settings: settings,

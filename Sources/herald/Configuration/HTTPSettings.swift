@@ -37,18 +37,29 @@ struct HTTPSettings: Sendable {
         maxConcurrentRequests =
             try settings.positiveInteger(flags.maxConcurrentRequests, "HERALD_MAX_CONCURRENT_REQUESTS")
             ?? defaults.maxConcurrentRequests
-        let perSecond =
-            try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_PER_SECOND").map(Double.init)
-            ?? defaults.rateLimit.perSecond
-        // Unset, the burst is twice the rate (the default's 100 for 50): a higher rate alone raises both.
-        let burst = try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_BURST").map(Double.init) ?? perSecond * 2
-        rateLimit = RateLimit(perSecond: perSecond, burst: burst)
-        registrationLimits = RegistrationLimits(
-            devicesPerUser: try settings.positiveInteger(nil, "HERALD_MAX_DEVICES_PER_USER")
-                ?? defaults.registrationLimits.devicesPerUser,
-            activityTokensPerDevice: try settings.positiveInteger(nil, "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE")
-                ?? defaults.registrationLimits.activityTokensPerDevice)
+        rateLimit = try Self.rateLimit(settings)
+        registrationLimits = try Self.registrationLimits(settings)
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         userJWTPublicKeyPath = settings.string(flags.userJWTPublicKey, "HERALD_USER_JWT_PUBLIC_KEY")
+    }
+
+    /// `HERALD_RATE_LIMIT_PER_SECOND` (default 50) and `HERALD_RATE_LIMIT_BURST` (default twice the rate, so a
+    /// higher rate alone raises both); `herald dev` reads them too.
+    static func rateLimit(_ settings: SettingSource) throws -> RateLimit {
+        let defaults = ServerSettings().rateLimit
+        let perSecond =
+            try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_PER_SECOND").map(Double.init) ?? defaults.perSecond
+        let burst = try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_BURST").map(Double.init) ?? perSecond * 2
+        return RateLimit(perSecond: perSecond, burst: burst)
+    }
+
+    /// `HERALD_MAX_DEVICES_PER_USER` (default 50) and `HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE` (default 20); `herald
+    /// dev` reads them too.
+    static func registrationLimits(_ settings: SettingSource) throws -> RegistrationLimits {
+        let defaults = ServerSettings().registrationLimits
+        return RegistrationLimits(
+            devicesPerUser: try settings.positiveInteger(nil, "HERALD_MAX_DEVICES_PER_USER") ?? defaults.devicesPerUser,
+            activityTokensPerDevice: try settings.positiveInteger(nil, "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE")
+                ?? defaults.activityTokensPerDevice)
     }
 }
