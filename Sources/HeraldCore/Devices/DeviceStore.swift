@@ -32,7 +32,7 @@ public struct DeviceStore: Sendable {
             createdAt: created, registeredAt: registered, lastUsedAt: lastUsed)
     }
 
-    /// Registers a token for `user` in one statement. A token already known moves to `user` and is reactivated.
+    /// Registers a token for `user` with one upsert. A token already known moves to `user` and is reactivated.
     /// Devices of `user` beyond the limit are deactivated in the same transaction.
     /// - Returns: the device and whether the token was new.
     /// - Throws: ``DomainError`` `.notFound` when `user` is unknown.
@@ -81,8 +81,9 @@ public struct DeviceStore: Sendable {
             RETURNING \(columns), (xmax = 0) AS inserted
             """)
 
-    /// Registers several tokens in one statement and one commit: what ``RegistrationBatcher`` sends under load.
-    /// The tokens must be distinct. Devices beyond the limit are deactivated in the same transaction.
+    /// Registers several tokens with one upsert and one commit: what ``RegistrationBatcher`` sends under load.
+    /// The tokens must be distinct. Devices beyond the limit are deactivated in the same transaction; registrations
+    /// of one batch count as equally recent.
     /// - Returns: each registered device and whether it was new, by token; tokens of unknown users are absent.
     func register(batch: [(registration: DeviceRegistration, user: ExternalID)]) async throws -> [String: (
         device: Device, created: Bool
