@@ -61,6 +61,23 @@ final class ManualClock: Clock, Sendable {
     }
 }
 
+extension RateLimiterTests {
+    @Test func idleCallersAreForgottenOnceThereAreMany() {
+        let clock = ManualClock()
+        let limiter = RateLimiter(clock: clock)
+        let limit = RateLimit(perSecond: 1, burst: 2)
+        let callers = RateLimiter<ManualClock>.sweepThreshold
+        for _ in 0..<callers { _ = limiter.take(for: .apiKey(UUID()), limit: limit) }
+        #expect(limiter.count == callers)
+        let busy = RateLimiter<ManualClock>.Caller.user(ExternalID("busy")!)
+        clock.advance(by: .seconds(10))
+        for _ in 0..<2 { _ = limiter.take(for: busy, limit: limit) }
+        #expect(limiter.count == 1, "the idle callers' buckets were full again, so they were dropped")
+        _ = limiter.take(for: .apiKey(UUID()), limit: limit)
+        #expect(limiter.take(for: busy, limit: limit) != .allowed, "a caller in use keeps its bucket")
+    }
+}
+
 /// Over its limit, a key or a user gets 429 with `Retry-After` and a JSON error; others, and health, metrics and the
 /// dashboard page, go on.
 @Suite(.sharesMachine, .timeLimit(.minutes(1))) struct RateLimitAPITests {
