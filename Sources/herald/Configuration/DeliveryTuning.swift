@@ -6,7 +6,7 @@ struct DeliveryTuning: Sendable {
     var batchSize: Int?
     var maximumAttempts: Int?
     var leaseSeconds: Int?
-    /// `HERALD_ENGINE_POOL_SIZE`: the sessions of the engine's own pool; unset, ``enginePoolSize(for:)`` decides.
+    /// `HERALD_ENGINE_POOL_SIZE`: the sessions of the engine's own pool; unset, ``enginePoolSize`` decides.
     var poolSize: Int?
 
     /// Every value unset: the engine's defaults.
