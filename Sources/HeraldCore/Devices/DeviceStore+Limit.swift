@@ -23,8 +23,10 @@ extension DeviceStore {
         ),
         over_limit AS (SELECT id FROM ranked WHERE n > \(limit)),
         target AS (
-            SELECT d.id, d.is_active FROM device_tokens d
-            WHERE d.id IN (SELECT id FROM over_limit) OR d.parent_device_id IN (SELECT id FROM over_limit)
+            -- Two index lookups (by id, by parent) rather than one OR, which would scan every token.
+            SELECT d.id, d.is_active FROM device_tokens d WHERE d.id IN (SELECT id FROM over_limit)
+            UNION ALL
+            SELECT d.id, d.is_active FROM device_tokens d WHERE d.parent_device_id IN (SELECT id FROM over_limit)
         ),
         deactivated AS (
             UPDATE device_tokens d
