@@ -62,7 +62,8 @@ psql -X -At -F ' ' -c "
             WHERE inhparent = 'push_notification_logs'::regclass))
 "
 
-DATABASE_URL="$url" "$herald" serve --no-deliver --port 0 >"$work/serve.log" 2>&1 &
+# One key makes every request, back to back: the rate limit is lifted so it times the queries, not the limit.
+DATABASE_URL="$url" HERALD_RATE_LIMIT_PER_SECOND=1000000 "$herald" serve --no-deliver --port 0 >"$work/serve.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 120); do
     grep -qsE 'serving on 127\.0\.0\.1:[0-9]+' "$work/serve.log" && break

@@ -2,7 +2,9 @@ import APNsCore
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldServer
 import Logging
+import Postgres
 import Testing
 
 @testable import herald
@@ -56,6 +58,57 @@ import Testing
         let engine = try configuration.delivery.engineConfiguration(for: apns)
         #expect(engine.workers == 6)
         #expect(engine.bundleID == "com.example.app")
+    }
+
+    /// The API and the engine keep pools of their own; only the API's sessions get a statement timeout.
+    @Test func theAPIAndTheEngineHaveTheirOwnSessions() throws {
+        let defaults = try serve([], environment: [:])
+        #expect(defaults.database.poolSize == 16)
+        #expect(defaults.database.apiStatementTimeout == .seconds(5))
+        #expect(defaults.delivery.enginePoolSize == 8, "4 claim loops and 4 more")
+        let environment = [
+            "DATABASE_URL": "postgres://h/db", "HERALD_ENGINE_POOL_SIZE": "6",
+            "HERALD_API_STATEMENT_TIMEOUT_SECONDS": "2", "HERALD_DELIVERY_WORKERS": "9",
+        ]
+        let configured = try serve(["--engine-pool-size", "7"], environment: environment)
+        #expect(configured.delivery.enginePoolSize == 7)
+        #expect(try configured.database.apiConfiguration().statementTimeout == .seconds(2))
+        #expect(try configured.database.configuration().statementTimeout == nil)
+        #expect(try serve([], environment: environment).delivery.enginePoolSize == 6)
+        let command = try ServeCommand.parse(["--no-deliver"])
+        let apiOnly = try HeraldConfiguration.resolve(
+            environment: environment, database: command.database, apns: command.apns, delivery: command.delivery,
+            server: command.server, sends: command.deliver)
+        #expect(apiOnly.delivery.enginePoolSize == 6, "expansion keeps its own sessions without delivering too")
+        for (variable, value) in [("HERALD_ENGINE_POOL_SIZE", "0"), ("HERALD_API_STATEMENT_TIMEOUT_SECONDS", "x")] {
+            let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: value]) }
+            #expect(error?.description.contains(variable) == true, "\(variable)")
+        }
+    }
+
+    @Test func rateLimitsHaveADefaultAndFollowTheRate() throws {
+        #expect(try serve([], environment: [:]).http?.rateLimit == RateLimit(perSecond: 50, burst: 100))
+        let faster = try serve([], environment: ["HERALD_RATE_LIMIT_PER_SECOND": "200"])
+        #expect(faster.http?.rateLimit == RateLimit(perSecond: 200, burst: 400))
+        let burst = try serve([], environment: ["HERALD_RATE_LIMIT_PER_SECOND": "5", "HERALD_RATE_LIMIT_BURST": "7"])
+        #expect(burst.http?.rateLimit == RateLimit(perSecond: 5, burst: 7))
+        for variable in ["HERALD_RATE_LIMIT_PER_SECOND", "HERALD_RATE_LIMIT_BURST"] {
+            let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: "0"]) }
+            #expect(error?.description.contains(variable) == true)
+        }
+    }
+
+    @Test func registrationLimitsHaveDefaults() throws {
+        #expect(try serve([], environment: [:]).http?.registrationLimits == RegistrationLimits())
+        #expect(RegistrationLimits() == RegistrationLimits(devicesPerUser: 50, activityTokensPerDevice: 20))
+        let configured = try serve(
+            [], environment: ["HERALD_MAX_DEVICES_PER_USER": "3", "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE": "4"])
+        #expect(
+            configured.http?.registrationLimits == RegistrationLimits(devicesPerUser: 3, activityTokensPerDevice: 4))
+        for variable in ["HERALD_MAX_DEVICES_PER_USER", "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE"] {
+            let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: "-1"]) }
+            #expect(error?.description.contains(variable) == true)
+        }
     }
 
     @Test func malformedValuesAreRefusedNamingTheVariable() throws {

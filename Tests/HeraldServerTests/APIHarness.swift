@@ -22,13 +22,17 @@ struct APIHarness: Sendable {
     let signingKey: P256PrivateKey
     let keys: [APIKeyScope: String]
 
-    static func make(maxBodySize: Int = 64 * 1024, databaseSessions: Int = 10) async throws -> APIHarness {
+    /// - Parameter statementTimeout: The API sessions' `statement_timeout`, as `herald serve` sets it.
+    static func make(
+        maxBodySize: Int = 64 * 1024, databaseSessions: Int = 10, statementTimeout: Duration? = nil
+    ) async throws -> APIHarness {
         let url = try await TestDatabases.shared.heraldDatabase()
         var logger = Logger(label: "test")
         logger.logLevel = .warning
+        var configuration = try PostgresConfiguration(url)
+        configuration.statementTimeout = statementTimeout
         let client = PostgresClient(
-            configuration: try PostgresConfiguration(url), options: .init(maximumConnections: databaseSessions),
-            logger: logger)
+            configuration: configuration, options: .init(maximumConnections: databaseSessions), logger: logger)
         let expansion = ExpansionLoop(
             client: client, listenerConfiguration: try PostgresConfiguration(url), pollInterval: .milliseconds(200),
             logger: logger)

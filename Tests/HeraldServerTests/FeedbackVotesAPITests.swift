@@ -67,6 +67,8 @@ import Testing
 
     @Test func oneStatusChangeReachesFiveThousandRecordedVoters() async throws {
         let harness = try await APIHarness.make(databaseSessions: 16)
+        // A backend replaying its votes in bulk gets a key with a rate limit of its own (`--rate-limit`).
+        let bulk = try await harness.services.keys.create(name: "bulk", scope: .send, rateLimit: 100_000).secret
         try await harness.run { api in
             let voters = 5_000
             try await Self.makeVoters(harness, count: voters)
@@ -75,8 +77,7 @@ import Testing
                     group.addTask {
                         for index in stride(from: lane, to: voters, by: 16) {
                             let answer = try await api.call(
-                                .post, "/api/v1/events", headers: harness.bearer(harness.keys[.send]!),
-                                json: Self.vote(index))
+                                .post, "/api/v1/events", headers: harness.bearer(bulk), json: Self.vote(index))
                             #expect(answer.status == .accepted, "\(answer.text)")
                         }
                     }

@@ -17,6 +17,8 @@ public struct APIKey: Sendable, Equatable {
     public var scope: APIKeyScope
     /// The only app the key sees and sends for; `nil` for every app.
     public var appID: ExternalID?
+    /// The key's own rate limit in requests per second (bursts of twice that); `nil` takes the server's.
+    public var rateLimit: Int?
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?

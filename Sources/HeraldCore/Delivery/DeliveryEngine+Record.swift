@@ -4,31 +4,33 @@ import Logging
 import Synchronization
 
 extension DeliveryEngine {
-    /// Turns Apple's answers into outcomes through the policy and the burst guard.
+    /// Turns Apple's answers into outcomes through the policy and the burst guard of each delivery's app and
+    /// environment.
     func decide(
         _ results: [SendResult], batch: [ClaimedDelivery],
         plan: DeliveryPlanner.Plan,
         answeredAt: Date, into attempts: inout [DeliveryAttempt?]
     ) {
         let policy = configuration.policy
-        var trippedNow = false
-        var share = 0
-        let decided = burstGuard.withLock { guardState -> [(SendResult, DeliveryOutcome)] in
-            results.map { sent in
+        let defaultTopic = configuration.bundleID
+        let (decided, tripped) = burstGuards.withLock {
+            guards -> ([(SendResult, DeliveryOutcome)], [BurstGuards.Scope: Int]) in
+            let decided = results.map { sent in
                 let delivery = batch[sent.index]
+                let scope = BurstGuards.Scope(delivery, defaultTopic: defaultTopic)
                 if case .failed = sent.result {
                 } else {
-                    guardState.record(wouldDeactivate: policy.wouldDeactivate(sent.result, facts: delivery.facts))
+                    guards.record(
+                        wouldDeactivate: policy.wouldDeactivate(sent.result, facts: delivery.facts), in: scope)
                 }
-                trippedNow = guardState.isTripped
-                share = guardState.deactivatingCount
                 let outcome = policy.outcome(
-                    of: sent.result, facts: delivery.facts, now: answeredAt, burstGuardTripped: trippedNow,
+                    of: sent.result, facts: delivery.facts, now: answeredAt, burstGuardTripped: guards.isTripped(scope),
                     jitter: Double.random(in: 0..<1))
                 return (sent, outcome)
             }
+            return (decided, guards.tripped)
         }
-        noteBurstGuard(tripped: trippedNow, deactivating: share)
+        noteBurstGuards(tripped: tripped)
         for (sent, outcome) in decided {
             let index = sent.index
             let delivery = batch[index]
@@ -42,21 +44,23 @@ extension DeliveryEngine {
         }
     }
 
-    private func noteBurstGuard(tripped: Bool, deactivating: Int) {
-        let changed = state.withLock { state in
-            defer { state.burstGuardTripped = tripped }
-            return state.burstGuardTripped != tripped
+    /// Logs each app and environment whose guard tripped or recovered since the last answers.
+    private func noteBurstGuards(tripped: [BurstGuards.Scope: Int]) {
+        let now = Set(tripped.keys)
+        let (newlyTripped, resumed) = state.withLock { state in
+            defer { state.trippedBurstGuards = now }
+            return (now.subtracting(state.trippedBurstGuards), state.trippedBurstGuards.subtracting(now))
         }
-        guard changed else { return }
-        if tripped {
+        for scope in newlyTripped {
             logger.critical(
                 """
-                too many recent APNs answers would deactivate devices; deactivation is suspended and those \
-                deliveries are kept for retry. Check the APNs key, team, topic and environment.
+                too many recent APNs answers for \(scope) would deactivate devices; deactivation is suspended there \
+                and those deliveries are kept for retry. Check the APNs key, team, topic and environment.
                 """,
-                metadata: [DeliveryMetadataKey.count: "\(deactivating)"])
-        } else {
-            logger.notice("device deactivation resumed: recent APNs answers look normal again")
+                metadata: [DeliveryMetadataKey.count: "\(tripped[scope] ?? 0)"])
+        }
+        for scope in resumed {
+            logger.notice("device deactivation resumed for \(scope): recent APNs answers look normal again")
         }
     }
 

@@ -25,14 +25,16 @@ public final class DeliveryEngine: Sendable {
     let webhook: (any DeliveryEventSink)?
     let logger: Logger
     let doorbell = Doorbell()
-    let burstGuard: Mutex<BurstGuard>
+    /// One burst guard per app and environment.
+    let burstGuards: Mutex<BurstGuards>
     let state = Mutex(EngineState())
 
     struct EngineState {
         var stopping = false
         /// Why Apple last refused the key or team, until a probe is answered normally again; nil otherwise.
         var pausedReason: DeliveryReason?
-        var burstGuardTripped = false
+        /// The apps and environments whose burst guard is tripped, as last logged.
+        var trippedBurstGuards: Set<BurstGuards.Scope> = []
         /// Whether Apple is answering normally, probed, or refusing the service (then sending pauses).
         var health = SendHealth()
         /// A worker is sending the one probe push; the others wait for its answer.
@@ -58,7 +60,7 @@ public final class DeliveryEngine: Sendable {
         self.metrics = metrics
         self.webhook = webhook
         self.logger = logger
-        burstGuard = Mutex(configuration.burstGuard)
+        burstGuards = Mutex(BurstGuards(template: configuration.burstGuard))
         state.withLock { $0.health = SendHealth(credentialBackoff: configuration.credentialBackoff) }
     }
 

@@ -21,6 +21,9 @@ public enum DeactivationReason: String, Sendable, CaseIterable, Codable {
     case removedByUser = "removed_by_user"
     /// A Live Activity's token, once the app reported the activity ended.
     case activityEnded = "activity_ended"
+    /// Its user registered more devices (or the device more Live Activity tokens) than the limit allows, and this
+    /// was the least recently registered (``RegistrationLimits``).
+    case overLimit = "over_limit"
 }
 
 /// A registered device, without its token (which Herald never hands out).

@@ -3,10 +3,18 @@ public import Foundation
 public import Postgres
 
 /// Devices of users: registration, listing and removal, always on behalf of the device's user.
+///
+/// A user keeps at most ``RegistrationLimits/devicesPerUser`` active devices per app: each registration deactivates
+/// the least recently registered beyond it, in its own transaction, under a lock per user, so concurrent
+/// registrations cannot pass the limit together.
 public struct DeviceStore: Sendable {
     let client: PostgresClient
+    let limits: RegistrationLimits
 
-    public init(client: PostgresClient) { self.client = client }
+    public init(client: PostgresClient, limits: RegistrationLimits = RegistrationLimits()) {
+        self.client = client
+        self.limits = limits
+    }
 
     static let columns = """
         d.id, d.platform, d.environment, d.topic, d.app_version, d.os_version, d.is_active, d.deactivation_reason,
@@ -24,7 +32,8 @@ public struct DeviceStore: Sendable {
             createdAt: created, registeredAt: registered, lastUsedAt: lastUsed)
     }
 
-    /// Registers a token for `user` in one statement. A token already known moves to `user` and is reactivated.
+    /// Registers a token for `user` with one upsert. A token already known moves to `user` and is reactivated.
+    /// Devices of `user` beyond the limit are deactivated in the same transaction.
     /// - Returns: the device and whether the token was new.
     /// - Throws: ``DomainError`` `.notFound` when `user` is unknown.
     public func register(_ registration: DeviceRegistration, for user: ExternalID) async throws -> (
@@ -39,9 +48,14 @@ public struct DeviceStore: Sendable {
         bindings.append(registration.appVersion)
         bindings.append(registration.osVersion)
         bindings.append(registration.app?.rawValue)
-        let rows = try await client.query(Self.registerStatement, bindings)
-        guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
-        return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
+        let limit = limits.devicesPerUser
+        return try await client.withTransaction { connection in
+            try await connection.execute(Self.lockRegistrations(of: [user.rawValue]))
+            let rows = try await connection.query(Self.registerStatement, bindings)
+            guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
+            try await connection.execute(Self.trimDevices(of: [user.rawValue], to: limit))
+            return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
+        }
     }
 
     /// One registration's upsert, prepared once per session. Parameters (all text): `$1` the user's external id,
@@ -67,14 +81,28 @@ public struct DeviceStore: Sendable {
             RETURNING \(columns), (xmax = 0) AS inserted
             """)
 
-    /// Registers several tokens in one statement and one commit: what ``RegistrationBatcher`` sends under load.
-    /// The tokens must be distinct.
+    /// Registers several tokens with one upsert and one commit: what ``RegistrationBatcher`` sends under load.
+    /// The tokens must be distinct. Devices beyond the limit are deactivated in the same transaction; registrations
+    /// of one batch count as equally recent.
     /// - Returns: each registered device and whether it was new, by token; tokens of unknown users are absent.
     func register(batch: [(registration: DeviceRegistration, user: ExternalID)]) async throws -> [String: (
         device: Device, created: Bool
     )] {
+        let users = batch.map(\.user.rawValue)
+        let limit = limits.devicesPerUser
+        return try await client.withTransaction { connection in
+            try await connection.execute(Self.lockRegistrations(of: users))
+            let registered = try await Self.register(batch: batch, on: connection)
+            try await connection.execute(Self.trimDevices(of: users, to: limit))
+            return registered
+        }
+    }
+
+    private static func register(
+        batch: [(registration: DeviceRegistration, user: ExternalID)], on connection: PostgresConnection
+    ) async throws -> [String: (device: Device, created: Bool)] {
         // Optional text travels as "" (no valid value is empty) because the arrays are text[] of non-null elements.
-        let rows = try await client.query(
+        let rows = try await connection.query(
             """
             INSERT INTO device_tokens AS d (
                 user_id, token, platform, environment, topic, app_version, os_version, app_id)
@@ -97,12 +125,12 @@ public struct DeviceStore: Sendable {
                 app_id = EXCLUDED.app_id,
                 is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
                 updated_at = now()
-            RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted, d.token
+            RETURNING \(unescaped: columns), (xmax = 0) AS inserted, d.token
             """)
         var result: [String: (device: Device, created: Bool)] = [:]
         for row in rows {
             result[try row.decode("token", as: String.self)] = (
-                try Self.decode(row), try row.decode("inserted", as: Bool.self)
+                try decode(row), try row.decode("inserted", as: Bool.self)
             )
         }
         return result

@@ -5,10 +5,17 @@ public import Postgres
 /// Live Activity tokens as the app reports them: a device's push-to-start token per attributes type, and the
 /// update token of each running activity. They are kept beside the device's token (same user, app, environment and
 /// topic), reached through the outbox like it, deactivated like it when Apple calls them dead, and never returned.
+///
+/// A device keeps at most ``RegistrationLimits/activityTokensPerDevice`` active tokens of each kind (see
+/// `LiveActivityTokenStore+Limit.swift`).
 public struct LiveActivityTokenStore: Sendable {
     let client: PostgresClient
+    let limits: RegistrationLimits
 
-    public init(client: PostgresClient) { self.client = client }
+    public init(client: PostgresClient, limits: RegistrationLimits = RegistrationLimits()) {
+        self.client = client
+        self.limits = limits
+    }
 
     /// Records `token` as the device's push-to-start token for `attributesType`, replacing the one before.
     /// - Returns: whether there was none before; `nil` when `user` has no active device `device` in `scope`.
@@ -32,7 +39,7 @@ public struct LiveActivityTokenStore: Sendable {
                 app_id = EXCLUDED.app_id, is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL,
                 registered_at = now(), updated_at = now()
             RETURNING (xmax = 0) AS inserted
-            """)
+            """, kind: .pushToStart, of: device)
     }
 
     /// Records `token` as the update token of `activity` running on `device`, replacing the one before (ActivityKit
@@ -49,36 +56,38 @@ public struct LiveActivityTokenStore: Sendable {
     ) async throws -> ActivityReport {
         let rows: PostgresRows
         do {
-            rows = try await client.query(
-                """
-                WITH p AS (
-                    SELECT p.id, p.user_id, p.platform, p.environment, p.topic, p.app_id
-                    FROM device_tokens p JOIN users u ON u.id = p.user_id
-                    WHERE p.id = \(device) AND p.kind = 'device' AND p.is_active AND u.external_id = \(user.rawValue)
-                      AND (\(scope.app?.rawValue)::text IS NULL
-                          OR p.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
-                ),
-                owner AS (
-                    INSERT INTO live_activities AS o (activity_id, app_id, user_id)
-                    SELECT \(activity.rawValue), p.app_id, p.user_id FROM p
-                    ON CONFLICT (activity_id) DO UPDATE SET reported_at = now()
-                    WHERE o.user_id = EXCLUDED.user_id AND o.app_id IS NOT DISTINCT FROM EXCLUDED.app_id
-                    RETURNING o.activity_id
-                ),
-                t AS (
-                    INSERT INTO device_tokens AS d (
-                        user_id, token, platform, environment, topic, app_id, kind, parent_device_id,
-                        attributes_type, activity_id)
-                    SELECT p.user_id, \(token.hex), p.platform, p.environment, p.topic, p.app_id, 'activity', p.id,
-                        \(attributesType.rawValue), owner.activity_id
-                    FROM p CROSS JOIN owner
-                    ON CONFLICT (activity_id, parent_device_id) WHERE kind = 'activity' DO UPDATE
-                    SET token = EXCLUDED.token, attributes_type = EXCLUDED.attributes_type, is_active = TRUE,
-                        deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(), updated_at = now()
-                    RETURNING (xmax = 0) AS inserted
-                )
-                SELECT EXISTS (SELECT 1 FROM p), EXISTS (SELECT 1 FROM owner), (SELECT inserted FROM t)
-                """)
+            rows = try await withinLimit(.activity, of: device) { connection in
+                try await connection.query(
+                    """
+                    WITH p AS (
+                        SELECT p.id, p.user_id, p.platform, p.environment, p.topic, p.app_id
+                        FROM device_tokens p JOIN users u ON u.id = p.user_id
+                        WHERE p.id = \(device) AND p.kind = 'device' AND p.is_active AND u.external_id = \(user.rawValue)
+                          AND (\(scope.app?.rawValue)::text IS NULL
+                              OR p.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
+                    ),
+                    owner AS (
+                        INSERT INTO live_activities AS o (activity_id, app_id, user_id)
+                        SELECT \(activity.rawValue), p.app_id, p.user_id FROM p
+                        ON CONFLICT (activity_id) DO UPDATE SET reported_at = now()
+                        WHERE o.user_id = EXCLUDED.user_id AND o.app_id IS NOT DISTINCT FROM EXCLUDED.app_id
+                        RETURNING o.activity_id
+                    ),
+                    t AS (
+                        INSERT INTO device_tokens AS d (
+                            user_id, token, platform, environment, topic, app_id, kind, parent_device_id,
+                            attributes_type, activity_id)
+                        SELECT p.user_id, \(token.hex), p.platform, p.environment, p.topic, p.app_id, 'activity', p.id,
+                            \(attributesType.rawValue), owner.activity_id
+                        FROM p CROSS JOIN owner
+                        ON CONFLICT (activity_id, parent_device_id) WHERE kind = 'activity' DO UPDATE
+                        SET token = EXCLUDED.token, attributes_type = EXCLUDED.attributes_type, is_active = TRUE,
+                            deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(), updated_at = now()
+                        RETURNING (xmax = 0) AS inserted
+                    )
+                    SELECT EXISTS (SELECT 1 FROM p), EXISTS (SELECT 1 FROM owner), (SELECT inserted FROM t)
+                    """)
+            }
         } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
             throw Self.tokenTaken
         }
@@ -130,9 +139,11 @@ public struct LiveActivityTokenStore: Sendable {
         return (true, try row.decode(column: 0, as: String?.self).flatMap(ExternalID.init))
     }
 
-    private func upsert(_ query: PostgresQuery) async throws -> Bool? {
+    private func upsert(_ query: PostgresQuery, kind: LimitedTokenKind, of device: UUID) async throws -> Bool? {
         do {
-            return try await client.query(query).first?.decode(column: 0, as: Bool.self)
+            return try await withinLimit(kind, of: device) { connection in
+                try await connection.query(query).first?.decode(column: 0, as: Bool.self)
+            }
         } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
             throw Self.tokenTaken
         }

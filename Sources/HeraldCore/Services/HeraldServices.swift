@@ -24,10 +24,14 @@ public struct HeraldServices: Sendable {
     /// process expands.
     public let expansion: ExpansionLoop?
 
-    public init(client: PostgresClient, expansion: ExpansionLoop?, apns: (any APNsTransport)? = nil) {
+    /// - Parameter limits: The active devices a user keeps, and Live Activity tokens a device keeps.
+    public init(
+        client: PostgresClient, expansion: ExpansionLoop?, apns: (any APNsTransport)? = nil,
+        limits: RegistrationLimits = RegistrationLimits()
+    ) {
         self.client = client
         directory = Directory(client: client)
-        devices = DeviceStore(client: client)
+        devices = DeviceStore(client: client, limits: limits)
         registrations = RegistrationBatcher(store: devices)
         preferences = PreferenceStore(client: client)
         keys = APIKeyStore(client: client)
@@ -36,7 +40,7 @@ public struct HeraldServices: Sendable {
         logs = DeliveryLogStore(client: client)
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)
-        liveActivities = LiveActivityTokenStore(client: client)
+        liveActivities = LiveActivityTokenStore(client: client, limits: limits)
         channelStore = BroadcastChannelStore(client: client)
         channels = apns.map { BroadcastChannels(client: client, apns: $0) }
         self.expansion = expansion

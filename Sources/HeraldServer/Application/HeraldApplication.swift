@@ -17,6 +17,7 @@ public enum HeraldApplication {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware(routes: shapes))
         router.add(middleware: AuthMiddleware(keys: services.keys, userTokens: settings.userTokens))
+        router.add(middleware: RateLimitMiddleware(limit: settings.rateLimit, metrics: settings.metrics))
         router.add(middleware: InputHygieneMiddleware(routes: shapes))
         HealthRoutes(services: services, openAPIDocument: settings.openAPIDocument).register(on: router)
         DirectoryRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)

@@ -14,6 +14,12 @@ public struct ServerSettings: Sendable {
     public var maxConcurrentRequests = 512
     /// How long one request may wait for database sessions in all before it is answered 503.
     public var databaseWaitBudget = Duration.seconds(5)
+    /// Each API key's and each user's requests (`HERALD_RATE_LIMIT_PER_SECOND`, `HERALD_RATE_LIMIT_BURST`; default
+    /// 50 a second with bursts of 100); a key created with its own limit keeps that.
+    public var rateLimit = RateLimit.standard
+    /// The active devices a user keeps per app (`HERALD_MAX_DEVICES_PER_USER`, default 50) and the Live Activity and
+    /// push-to-start tokens a device keeps (`HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`, default 20 each).
+    public var registrationLimits = RegistrationLimits()
     /// Verifies user tokens (`HERALD_USER_JWT_SECRET`, `HERALD_USER_JWT_PUBLIC_KEY`).
     public var userTokens = UserTokenVerifier(hmacSecret: nil, publicKey: nil)
     /// The APNs environment of registrations that name none (`APNS_PRODUCTION`).

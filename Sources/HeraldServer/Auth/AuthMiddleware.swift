@@ -7,7 +7,8 @@ import Hummingbird
 /// Every route under `/api/v1/` needs credentials, so a request there without the header is a 401 at once, before
 /// anything reads its path, query or body: an anonymous caller learns nothing about what it sent. Elsewhere (health,
 /// metrics, the dashboard page) it passes on unauthenticated, whatever the header holds: `/metrics` checks its own
-/// key. A header that does not authenticate is a 401 at once.
+/// key. A header that does not authenticate is a 401 at once, and one whose value has neither a key's nor a JWT's
+/// shape (``BearerCredential``) is refused before any lookup.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = HeraldRequestContext
 
@@ -27,10 +28,13 @@ struct AuthMiddleware: RouterMiddleware {
         guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw APIError.unauthorized("the Authorization header must be Bearer <token>")
         }
-        let credential = Self.trimmed(header.dropFirst(7))
+        guard let credential = BearerCredential(Self.trimmed(header.dropFirst(7))) else {
+            throw APIError.unauthorized("the bearer value is neither an API key (hk_…) nor a user token (a JWT)")
+        }
         var context = context
-        if credential.hasPrefix(APIKeyStore.keyPrefix) {
-            guard let key = try await keys.authenticate(credential) else {
+        switch credential {
+        case .apiKey(let secret):
+            guard let key = try await keys.authenticate(secret) else {
                 throw APIError.unauthorized("unknown or revoked API key")
             }
             var actingFor: ExternalID?
@@ -39,9 +43,9 @@ struct AuthMiddleware: RouterMiddleware {
                 actingFor = id
             }
             context.identity = .apiKey(key, actingFor: actingFor)
-        } else {
+        case .userToken(let token):
             do {
-                context.identity = .user(try userTokens.verify(credential))
+                context.identity = .user(try userTokens.verify(token))
             } catch {
                 throw APIError.unauthorized(error.description)
             }

@@ -41,6 +41,9 @@ struct ErrorMiddleware: RouterMiddleware {
             // A check before the database should have named the field; log it so that check gets written.
             context.logger.warning("the database refused a request's value", metadata: ["error": "\(error)"])
             throw APIError.validation("a value in the request cannot be stored", field: nil)
+        } catch  where DatabaseAvailability.ranOutOfTime(error) {
+            context.logger.warning("a request's statement ran out of time", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, .unavailable, "the request took longer than Herald allows; retry later")
         } catch  where DatabaseAvailability.isUnavailable(error) {
             context.logger.error("database unavailable", metadata: ["error": "\(error)"])
             throw APIError(.serviceUnavailable, .unavailable, "the database is unavailable")

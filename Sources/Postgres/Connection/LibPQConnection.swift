@@ -58,6 +58,9 @@ final class LibPQConnection: @unchecked Sendable {
 
     var socket: Int32 { PQsocket(pointer) }
 
+    /// What cancelling this session's statements from another thread needs; `nil` when libpq cannot provide it.
+    func makeCancelRequest() -> LibPQCancel? { LibPQCancel(connection: pointer) }
+
     // MARK: Statements
 
     /// Runs one statement with binary parameters and binary results.

@@ -10,6 +10,9 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible, CustomRe
     /// Settings libpq uses unless the connection string names them.
     public var applicationName = "herald"
     public var connectTimeout: Duration = .seconds(10)
+    /// The longest a statement may run before the server cancels it (SQLSTATE 57014), set on each session when it
+    /// opens; `nil` keeps the server's setting. Herald sets it on the API's sessions only.
+    public var statementTimeout: Duration?
 
     /// Parses `connectionString` without connecting.
     ///

@@ -5,29 +5,47 @@ public import Logging
 /// Every libpq call runs on the connection's own thread, never on Swift's cooperative pool; calls from several
 /// tasks are queued and run one at a time. Get connections from a ``PostgresClient``; a connection lent to a closure
 /// must not escape it.
+///
+/// A statement run under a task deadline (``PostgresClient/withWaitBudget(_:_:)``, an API request's budget) is
+/// cancelled on the server, through `PQcancel`, when the deadline passes or the task is cancelled; it then fails with
+/// SQLSTATE 57014 and the session stays usable. Without a deadline (the delivery engine) statements run to their end.
 public final class PostgresConnection: Sendable {
     private let thread: DedicatedThread
     private let handle: LibPQConnection
+    /// What cancelling this session's statements needs; `nil` when libpq could not provide it.
+    private let cancelRequest: LibPQCancel?
     let logger: Logger
 
-    private init(thread: DedicatedThread, handle: LibPQConnection, logger: Logger) {
+    private init(thread: DedicatedThread, handle: LibPQConnection, cancelRequest: LibPQCancel?, logger: Logger) {
         self.thread = thread
         self.handle = handle
+        self.cancelRequest = cancelRequest
         self.logger = logger
     }
 
-    /// Opens a session with `configuration`.
+    /// Opens a session with `configuration`, and sets its ``PostgresConfiguration/statementTimeout``.
     public static func connect(configuration: PostgresConfiguration, logger: Logger) async throws -> PostgresConnection
     {
         let thread = DedicatedThread(name: "herald.postgres")
+        let opened: (LibPQConnection, LibPQCancel?)
         do {
             let parameters = configuration.connectParameters
-            let handle = try await thread.run { try LibPQConnection(parameters: parameters) }
-            return PostgresConnection(thread: thread, handle: handle, logger: logger)
+            opened = try await thread.run {
+                let handle = try LibPQConnection(parameters: parameters)
+                return (handle, handle.makeCancelRequest())
+            }
         } catch {
             thread.stop()
             throw error
         }
+        let connection = PostgresConnection(thread: thread, handle: opened.0, cancelRequest: opened.1, logger: logger)
+        if let timeout = configuration.statementTimeout {
+            // In milliseconds, the setting's unit; a shorter timeout than 1 ms would be 0, which turns it off.
+            let milliseconds = String(max(1, Int((timeout / .milliseconds(1)).rounded(.up))))
+            // A failure here closes the session through its deinit.
+            try await connection.query("SELECT set_config('statement_timeout', \(milliseconds), false)")
+        }
+        return connection
     }
 
     /// The handle is given to the thread's last job, so `PQfinish` runs on the thread that owned the session.
@@ -51,10 +69,44 @@ public final class PostgresConnection: Sendable {
         return try await thread.run { try body(handle) }
     }
 
+    /// Runs one statement's job with the handle, cancellable under a task deadline (see the type's summary).
+    ///
+    /// Transaction control and health checks use ``withHandle(_:)`` instead: a `ROLLBACK` after a cancelled
+    /// statement must run even though the task was cancelled.
+    private func withStatement<T: Sendable>(_ body: @escaping @Sendable (LibPQConnection) throws -> T) async throws
+        -> T
+    {
+        guard let deadline = PoolDeadline.current, let cancelRequest else { return try await withHandle(body) }
+        guard ContinuousClock.now < deadline else {
+            throw PostgresError(
+                kind: .deadlineExceeded, message: "the task's deadline passed before the statement could start")
+        }
+        try Task.checkCancellation()
+        let cancellation = StatementCancellation(request: cancelRequest, logger: logger)
+        let timer = Task {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            if !Task.isCancelled { cancellation.cancel() }
+        }
+        let result: Result<T, any Error>
+        do {
+            result = .success(
+                try await withTaskCancellationHandler {
+                    try await withHandle(body)
+                } onCancel: {
+                    cancellation.cancel()
+                })
+        } catch {
+            result = .failure(error)
+        }
+        timer.cancel()
+        await cancellation.finish()
+        return try result.get()
+    }
+
     /// Runs a statement and returns its rows.
     @discardableResult
     public func query(_ query: PostgresQuery) async throws -> PostgresRows {
-        PostgresRows(result: try await withHandle { try $0.execute(query) })
+        PostgresRows(result: try await withStatement { try $0.execute(query) })
     }
 
     /// Runs a statement and returns how many rows it touched.
@@ -67,7 +119,7 @@ public final class PostgresConnection: Sendable {
     @discardableResult
     public func query(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) async throws -> PostgresRows
     {
-        PostgresRows(result: try await withHandle { try $0.execute(statement, bindings) })
+        PostgresRows(result: try await withStatement { try $0.execute(statement, bindings) })
     }
 
     /// Runs SQL text that may hold several statements (a migration file), without parameters.
@@ -109,7 +161,7 @@ public final class PostgresConnection: Sendable {
         let columns = rows.columns.map(quoteIdentifier).joined(separator: ", ")
         let sql = "COPY \(quoteIdentifier(table)) (\(columns)) FROM STDIN (FORMAT binary)"
         let data = rows.finishedData()
-        return try await withHandle { try $0.copyIn(sql: sql, data: data) }
+        return try await withStatement { try $0.copyIn(sql: sql, data: data) }
     }
 
     /// Whether the session can still be used; reads what the server sent meanwhile without blocking.

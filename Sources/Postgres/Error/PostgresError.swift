@@ -17,6 +17,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case poolTimeout
         /// The pool or listener has been shut down.
         case shutDown
+        /// The task's deadline (``PostgresClient/withWaitBudget(_:_:)``) passed before the statement could start.
+        case deadlineExceeded
         /// The caller misused the API (an invalid channel name, a COPY row of the wrong width, …).
         case invalidUsage
     }
@@ -68,6 +70,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         if let hint { text += "\nHINT: \(hint)" }
         if let query { text += "\nQUERY: \(query)" }
         return text
+    }
+
+    /// The statement was cancelled, or never started, because it ran out of time (`statement_timeout`, the task's
+    /// deadline) or its task was cancelled. The session stays usable.
+    public var isCanceled: Bool {
+        kind == .deadlineExceeded || sqlState == .queryCanceled
     }
 
     /// The connection that produced this error cannot be used again.

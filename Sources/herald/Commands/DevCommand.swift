@@ -62,28 +62,37 @@ struct DevCommand: AsyncParsableCommand {
     ) async throws {
         let databaseURL = postgres.url()
         let database = try PostgresConfiguration(databaseURL)
-        let client = PostgresClient(configuration: database, options: .init(maximumConnections: 16), logger: logger)
+        var apiDatabase = database
+        apiDatabase.statementTimeout = DatabaseSettings(migrationsDirectory: nil).apiStatementTimeout
+        let client = PostgresClient(configuration: apiDatabase, options: .init(maximumConnections: 16), logger: logger)
+        // The engine's sessions apart from the API's, as `herald serve` keeps them.
+        let engineClient = PostgresClient(
+            configuration: database, options: .init(maximumConnections: 8), logger: logger)
         try await client.closing {
-            try await Migrator(client: client, migrations: try migrationSettings.migrations(), logger: logger)
-                .up { event in Console.line("applied \(String(format: "%04d", event.version))_\(event.name)") }
-            let apns = try await DevAPNs.start(in: folder)
-            Console.line("apns-mock is listening on 127.0.0.1:\(apns.port)")
-            do {
-                try await serve(
-                    client: client, database: database, databaseURL: databaseURL, apns: apns, folder: folder,
-                    until: shutdown, logger: logger)
-            } catch {
-                try? await apns.stop()
-                throw error
+            try await engineClient.closing {
+                try await Migrator(client: engineClient, migrations: try migrationSettings.migrations(), logger: logger)
+                    .up { event in Console.line("applied \(String(format: "%04d", event.version))_\(event.name)") }
+                let apns = try await DevAPNs.start(in: folder)
+                Console.line("apns-mock is listening on 127.0.0.1:\(apns.port)")
+                do {
+                    try await serve(
+                        client: client, engineClient: engineClient, database: database, databaseURL: databaseURL,
+                        apns: apns, folder: folder,
+                        until: shutdown, logger: logger)
+                } catch {
+                    try? await apns.stop()
+                    throw error
+                }
+                Console.line("stopping apns-mock …")
+                try await apns.stop()
             }
-            Console.line("stopping apns-mock …")
-            try await apns.stop()
         }
     }
 
     /// Seeds the demo, makes the credentials and runs the gateway until a signal.
     private func serve(
-        client: PostgresClient, database: PostgresConfiguration, databaseURL: String, apns: DevAPNs,
+        client: PostgresClient, engineClient: PostgresClient, database: PostgresConfiguration, databaseURL: String,
+        apns: DevAPNs,
         folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
     ) async throws {
         try await DevDemo.seed(Directory(client: client))
@@ -95,11 +104,14 @@ struct DevCommand: AsyncParsableCommand {
         settings.port = port ?? (isLoopbackPortFree(8080) ? 8080 : 0)
         settings.userTokens = UserTokenVerifier(hmacSecret: Array(secret.utf8), publicKey: nil)
         settings.defaultEnvironment = .sandbox
+        let limits = SettingSource(environment: ProcessInfo.processInfo.environment)
+        settings.rateLimit = try HTTPSettings.rateLimit(limits)
+        settings.registrationLimits = try HTTPSettings.registrationLimits(limits)
         settings.openAPIDocument = OpenAPIDocument.load()
         let gateway = Gateway(
-            client: client, listener: database, settings: settings,
+            client: client, engineClient: engineClient, listener: database, settings: settings,
             delivery: try apns.deliveryRuntime(
-                client: client, metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
+                client: engineClient, metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
             logger: logger)
         let host = settings.host
         let dataFolder = folder.root.path

@@ -37,6 +37,22 @@ struct KeysCommand: AsyncParsableCommand {
                 without it the key serves every app.
                 """)
         var app: String?
+        @Option(
+            help: """
+                The key's own limit in requests per second (bursts of twice that), 1 to 100000; without it the \
+                server's HERALD_RATE_LIMIT_PER_SECOND and HERALD_RATE_LIMIT_BURST apply.
+                """)
+        var rateLimit: Int?
+
+        func validate() throws {
+            if let rateLimit, !APIKeyStore.rateLimits.contains(rateLimit) {
+                throw ValidationError("--rate-limit must be 1 to 100000 requests a second")
+            }
+        }
+
+        static func describe(_ rateLimit: Int?) -> String {
+            rateLimit.map { "\($0)/s" } ?? "server default"
+        }
 
         func run() async throws {
             let appID = try app.map { text in
@@ -46,11 +62,12 @@ struct KeysCommand: AsyncParsableCommand {
                 return id
             }
             try await withKeyStore(database) { keys in
-                let created = try await keys.create(name: name, scope: scope.scope, app: appID)
+                let created = try await keys.create(name: name, scope: scope.scope, app: appID, rateLimit: rateLimit)
                 Console.line(created.secret)
                 Console.line(
                     "id \(created.key.id.uuidString.lowercased())  scope \(scope.rawValue)  "
-                        + "app \(appID?.rawValue ?? "every app")  (shown only now)")
+                        + "app \(appID?.rawValue ?? "every app")  rate limit \(Self.describe(rateLimit))  "
+                        + "(shown only now)")
             }
         }
     }
@@ -66,7 +83,8 @@ struct KeysCommand: AsyncParsableCommand {
                     let used = key.lastUsedAt.map { $0.formatted(.iso8601) } ?? "never"
                     Console.line(
                         "\(key.id.uuidString.lowercased())  \(key.prefix)…  \(key.scope.rawValue)  "
-                            + "app \(key.appID?.rawValue ?? "every app")  \(key.name)  "
+                            + "app \(key.appID?.rawValue ?? "every app")  rate limit \(Create.describe(key.rateLimit))  "
+                            + "\(key.name)  "
                             + "created \(key.createdAt.formatted(.iso8601))  last used \(used)  \(state)")
                 }
             }

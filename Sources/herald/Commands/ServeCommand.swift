@@ -17,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve Herald's HTTP API, expand accepted notifications and deliver them to APNs.",
         discussion: """
             Settings come from flags, else the environment, else defaults: HERALD_HOST (127.0.0.1), HERALD_PORT \
-            (8080), HERALD_MAX_BODY_BYTES (65536), HERALD_DATABASE_POOL_SIZE (16), HERALD_LOG_LEVEL (info), \
+            (8080), HERALD_MAX_BODY_BYTES (65536), HERALD_DATABASE_POOL_SIZE (16, the API's sessions), \
+            HERALD_API_STATEMENT_TIMEOUT_SECONDS (5), HERALD_ENGINE_POOL_SIZE (delivery workers + 4, the \
+            engine's and expansion's), HERALD_LOG_LEVEL (info), \
             HERALD_USER_JWT_SECRET (HS256 user tokens), HERALD_USER_JWT_PUBLIC_KEY (PEM file, ES256 user tokens), \
             APNS_PRODUCTION (registrations default to production when true). With an APNs key configured \
             (APNS_KEY_PATH or --apns-key-path) it also runs the delivery engine, as `herald worker` does; without \
@@ -43,21 +45,29 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = try Self.serverSettings(configuration)
         let postgres = try configuration.database.configuration()
         let client = PostgresClient(
-            configuration: postgres, options: .init(maximumConnections: configuration.database.poolSize),
+            configuration: try configuration.database.apiConfiguration(),
+            options: .init(maximumConnections: configuration.database.poolSize),
+            logger: logger)
+        let engineClient = PostgresClient(
+            configuration: postgres, options: .init(maximumConnections: configuration.delivery.enginePoolSize),
             logger: logger)
         try await client.closing {
-            if migrate {
-                try await Migrator(client: client, migrations: try configuration.database.migrations(), logger: logger)
-                    .up { event in logger.info("applied migration \(event.version) \(event.name)") }
-            }
-            let gateway = Gateway(
-                client: client, listener: expand ? postgres : nil, settings: settings,
-                delivery: try deliveryRuntime(
-                    client: client, configuration: configuration, metrics: settings.metrics.deliveryMetricsFactory,
-                    logger: logger),
-                logger: logger)
-            try await gateway.run(until: { await shutdown.wait() }) { port in
-                logger.notice("Herald is serving on \(settings.host):\(port)")
+            try await engineClient.closing {
+                if migrate {
+                    try await Migrator(
+                        client: engineClient, migrations: try configuration.database.migrations(), logger: logger
+                    ).up { event in logger.info("applied migration \(event.version) \(event.name)") }
+                }
+                let gateway = Gateway(
+                    client: client, engineClient: engineClient, listener: expand ? postgres : nil,
+                    settings: settings,
+                    delivery: try deliveryRuntime(
+                        client: engineClient, configuration: configuration,
+                        metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
+                    logger: logger)
+                try await gateway.run(until: { await shutdown.wait() }) { port in
+                    logger.notice("Herald is serving on \(settings.host):\(port)")
+                }
             }
         }
     }
@@ -84,6 +94,8 @@ struct ServeCommand: AsyncParsableCommand {
         settings.port = http.port
         settings.maxBodySize = http.maxBodySize
         settings.maxConcurrentRequests = http.maxConcurrentRequests
+        settings.rateLimit = http.rateLimit
+        settings.registrationLimits = http.registrationLimits
         settings.masterKey = configuration.masterKey
         settings.metricsKey = http.metricsKey
         var publicKey: P256PublicKey?

@@ -29,7 +29,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let engine = try configuration.delivery.engineConfiguration(for: apnsSettings)
         let client = PostgresClient(
             configuration: try configuration.database.configuration(),
-            options: .init(maximumConnections: engine.workers + 4), logger: logger)
+            options: .init(maximumConnections: configuration.delivery.enginePoolSize), logger: logger)
         try await client.closing {
             let runtime = try DeliveryRuntime(
                 client: client, settings: apnsSettings, configuration: engine, webhook: configuration.webhook,

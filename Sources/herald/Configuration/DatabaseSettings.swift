@@ -8,6 +8,9 @@ struct DatabaseSettings: Sendable {
     var url: String?
     /// `HERALD_DATABASE_POOL_SIZE` / `--database-pool-size` (default 16), for `herald serve`.
     var poolSize: Int
+    /// `HERALD_API_STATEMENT_TIMEOUT_SECONDS` / `--api-statement-timeout-seconds` (default 5): the server cancels an
+    /// API statement that runs longer, for `herald serve`; the engine's sessions have none.
+    var apiStatementTimeout: Duration = .seconds(5)
     /// `HERALD_MIGRATIONS_DIR` / `--migrations`; nil: `./Migrations` or the installed folder.
     var migrationsDirectory: String?
 
@@ -22,6 +25,13 @@ struct DatabaseSettings: Sendable {
         url = settings.string(flags?.databaseURL, "DATABASE_URL")
         poolSize = 16
         migrationsDirectory = settings.string(flags?.migrations, "HERALD_MIGRATIONS_DIR")
+    }
+
+    /// The connection settings of the API's sessions: ``configuration()`` with ``apiStatementTimeout``.
+    func apiConfiguration() throws -> PostgresConfiguration {
+        var configuration = try configuration()
+        configuration.statementTimeout = apiStatementTimeout
+        return configuration
     }
 
     /// The connection settings.

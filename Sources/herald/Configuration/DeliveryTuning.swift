@@ -6,6 +6,8 @@ struct DeliveryTuning: Sendable {
     var batchSize: Int?
     var maximumAttempts: Int?
     var leaseSeconds: Int?
+    /// `HERALD_ENGINE_POOL_SIZE`: the sessions of the engine's own pool; unset, ``enginePoolSize`` decides.
+    var poolSize: Int?
 
     /// Every value unset: the engine's defaults.
     init() {}
@@ -15,6 +17,18 @@ struct DeliveryTuning: Sendable {
         batchSize = try settings.positiveInteger(flags.deliveryBatchSize, "HERALD_DELIVERY_BATCH_SIZE")
         maximumAttempts = try settings.positiveInteger(flags.deliveryMaxAttempts, "HERALD_DELIVERY_MAX_ATTEMPTS")
         leaseSeconds = try settings.positiveInteger(flags.deliveryLeaseSeconds, "HERALD_DELIVERY_LEASE_SECONDS")
+        poolSize = try settings.positiveInteger(flags.enginePoolSize, "HERALD_ENGINE_POOL_SIZE")
+    }
+
+    /// The sessions of the pool the engine, the expansion loop and the log's upkeep share, apart from the API's:
+    /// the setting, else one per claim loop and four for recording, the router, provider tokens and expansion.
+    var enginePoolSize: Int {
+        poolSize ?? (workers ?? DeliveryEngineConfiguration(bundleID: nil).workers) + 4
+    }
+
+    /// Only the pool's size: a process that expands but does not send still keeps that work apart from the API.
+    init(poolOnly flags: DeliveryOptions, _ settings: SettingSource) throws {
+        poolSize = try settings.positiveInteger(flags.enginePoolSize, "HERALD_ENGINE_POOL_SIZE")
     }
 
     /// The engine configuration for `apns`'s key and bundle id.

@@ -16,6 +16,10 @@ struct HTTPSettings: Sendable {
     var maxBodySize: Int
     /// `HERALD_MAX_CONCURRENT_REQUESTS`.
     var maxConcurrentRequests: Int
+    /// `HERALD_RATE_LIMIT_PER_SECOND` and `HERALD_RATE_LIMIT_BURST`: each API key's and user's requests.
+    var rateLimit: RateLimit
+    /// `HERALD_MAX_DEVICES_PER_USER` and `HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`.
+    var registrationLimits: RegistrationLimits
     /// `HERALD_USER_JWT_SECRET`: the HS256 key of user tokens.
     var userJWTSecret: [UInt8]?
     /// `HERALD_USER_JWT_PUBLIC_KEY`: a PEM file with the ES256 key of user tokens; read when the server starts.
@@ -39,6 +43,8 @@ struct HTTPSettings: Sendable {
         maxConcurrentRequests =
             try settings.positiveInteger(flags.maxConcurrentRequests, "HERALD_MAX_CONCURRENT_REQUESTS")
             ?? defaults.maxConcurrentRequests
+        rateLimit = try Self.rateLimit(settings)
+        registrationLimits = try Self.registrationLimits(settings)
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         if let secret = userJWTSecret, secret.count < UserTokenVerifier.minimumSecretLength {
             throw CommandFailure(
@@ -50,5 +56,25 @@ struct HTTPSettings: Sendable {
         metricsKey = settings.string(nil, "HERALD_METRICS_KEY")
         userJWTAudience = settings.string(nil, "HERALD_USER_JWT_AUDIENCE")
         userJWTIssuer = settings.string(nil, "HERALD_USER_JWT_ISSUER")
+    }
+
+    /// `HERALD_RATE_LIMIT_PER_SECOND` (default 50) and `HERALD_RATE_LIMIT_BURST` (default twice the rate, so a
+    /// higher rate alone raises both); `herald dev` reads them too.
+    static func rateLimit(_ settings: SettingSource) throws -> RateLimit {
+        let defaults = ServerSettings().rateLimit
+        let perSecond =
+            try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_PER_SECOND").map(Double.init) ?? defaults.perSecond
+        let burst = try settings.positiveInteger(nil, "HERALD_RATE_LIMIT_BURST").map(Double.init) ?? perSecond * 2
+        return RateLimit(perSecond: perSecond, burst: burst)
+    }
+
+    /// `HERALD_MAX_DEVICES_PER_USER` (default 50) and `HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE` (default 20); `herald
+    /// dev` reads them too.
+    static func registrationLimits(_ settings: SettingSource) throws -> RegistrationLimits {
+        let defaults = ServerSettings().registrationLimits
+        return RegistrationLimits(
+            devicesPerUser: try settings.positiveInteger(nil, "HERALD_MAX_DEVICES_PER_USER") ?? defaults.devicesPerUser,
+            activityTokensPerDevice: try settings.positiveInteger(nil, "HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE")
+                ?? defaults.activityTokensPerDevice)
     }
 }

@@ -46,7 +46,10 @@ struct HeraldConfiguration: Sendable {
         var configuration = HeraldConfiguration(
             logLevel: try settings.logLevel(),
             database: DatabaseSettings(database, settings))
-        if sends, let delivery { configuration.delivery = try DeliveryTuning(delivery, settings) }
+        if let delivery {
+            configuration.delivery =
+                sends ? try DeliveryTuning(delivery, settings) : try DeliveryTuning(poolOnly: delivery, settings)
+        }
         do {
             if let flags = apns?.flags {
                 let production = try APNsSettings.defaultsToProduction(environment: environment, flag: flags.production)
@@ -70,6 +73,11 @@ struct HeraldConfiguration: Sendable {
             configuration.http = try HTTPSettings(server, settings)
             configuration.database.poolSize =
                 try settings.positiveInteger(server.databasePoolSize, "HERALD_DATABASE_POOL_SIZE") ?? 16
+            if let seconds = try settings.positiveInteger(
+                server.apiStatementTimeoutSeconds, "HERALD_API_STATEMENT_TIMEOUT_SECONDS")
+            {
+                configuration.database.apiStatementTimeout = .seconds(seconds)
+            }
         }
         return configuration
     }

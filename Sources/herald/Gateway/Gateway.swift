@@ -6,6 +6,9 @@ import ServiceLifecycle
 
 /// Herald's gateway in one process: the HTTP API, the expansion loop, the delivery log's partitions and, when given,
 /// the delivery engine. `herald serve` and `herald dev` both run it, so they start and stop the same way.
+///
+/// The API has a pool of its own, apart from the engine's: requests that hold every API session (a flood, slow
+/// reads) leave expansion, claiming and recording their sessions, so sending goes on at its pace.
 struct Gateway {
     private let settings: ServerSettings
     private let services: HeraldServices
@@ -14,11 +17,15 @@ struct Gateway {
     private let logger: Logger
 
     /// - Parameters:
+    ///   - client: The API's pool.
+    ///   - engineClient: The pool of the expansion loop, the log's upkeep and the engine (which `delivery` was built
+    ///     with).
     ///   - listener: Where the expansion loop listens for new notifications; `nil` leaves expansion to another
     ///     process.
     ///   - delivery: The delivery engine to run beside the API; `nil` leaves delivery to a `herald worker`.
     init(
-        client: PostgresClient, listener: PostgresConfiguration?, settings: ServerSettings,
+        client: PostgresClient, engineClient: PostgresClient, listener: PostgresConfiguration?,
+        settings: ServerSettings,
         delivery: DeliveryRuntime?, logger: Logger
     ) {
         var settings = settings
@@ -26,10 +33,12 @@ struct Gateway {
         self.settings = settings
         services = HeraldServices(
             client: client,
-            expansion: listener.map { ExpansionLoop(client: client, listenerConfiguration: $0, logger: logger) },
-            apns: delivery?.router)
+            expansion: listener.map {
+                ExpansionLoop(client: engineClient, listenerConfiguration: $0, logger: logger)
+            },
+            apns: delivery?.router, limits: settings.registrationLimits)
         self.delivery = delivery
-        partitions = LogPartitions(client: client)
+        partitions = LogPartitions(client: engineClient)
         self.logger = logger
     }
 

@@ -10,11 +10,17 @@ struct DeliveryOptions: ParsableArguments {
     @Option(
         help: "Seconds a claim is held before others take it over (env HERALD_DELIVERY_LEASE_SECONDS; default 120).")
     var deliveryLeaseSeconds: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Database sessions of the engine and expansion, apart from the API's (env HERALD_ENGINE_POOL_SIZE; "
+                + "default delivery workers + 4)."))
+    var enginePoolSize: Int?
 
     func validate() throws {
         let flags = [
             ("--delivery-workers", deliveryWorkers), ("--delivery-batch-size", deliveryBatchSize),
             ("--delivery-max-attempts", deliveryMaxAttempts), ("--delivery-lease-seconds", deliveryLeaseSeconds),
+            ("--engine-pool-size", enginePoolSize),
         ]
         for case (let name, let value?) in flags where value < 1 {
             throw ValidationError("\(name) must be a positive whole number")

@@ -9,7 +9,12 @@ struct ServerOptions: ParsableArguments {
         help:
             "API requests in progress at once; more are answered 503 at once. Default: $HERALD_MAX_CONCURRENT_REQUESTS, else 512."
     ) var maxConcurrentRequests: Int?
-    @Option(help: "Database sessions to keep. Default: $HERALD_DATABASE_POOL_SIZE, else 16.") var databasePoolSize: Int?
+    @Option(help: "Database sessions of the API. Default: $HERALD_DATABASE_POOL_SIZE, else 16.") var databasePoolSize:
+        Int?
+    @Option(
+        help:
+            "Seconds an API statement may run before the server cancels it. Default: $HERALD_API_STATEMENT_TIMEOUT_SECONDS, else 5."
+    ) var apiStatementTimeoutSeconds: Int?
     @Option(
         help: ArgumentHelp(
             "PEM public key (P-256) for ES256 user tokens. Default: $HERALD_USER_JWT_PUBLIC_KEY.", valueName: "file"))
@@ -21,5 +26,8 @@ struct ServerOptions: ParsableArguments {
             throw ValidationError("--max-body-bytes must be at least \(HTTPSettings.smallestBodyLimit)")
         }
         if let databasePoolSize, databasePoolSize < 1 { throw ValidationError("--database-pool-size must be positive") }
+        if let apiStatementTimeoutSeconds, apiStatementTimeoutSeconds < 1 {
+            throw ValidationError("--api-statement-timeout-seconds must be positive")
+        }
     }
 }
