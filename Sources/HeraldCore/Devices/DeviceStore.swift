@@ -53,6 +53,7 @@ public struct DeviceStore: Sendable {
             try await connection.execute(Self.lockRegistrations(of: [user.rawValue]))
             let rows = try await connection.query(Self.registerStatement, bindings)
             guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
+            try await connection.execute(Self.releaseMovedDevices(tokens: [registration.token.hex]))
             try await connection.execute(Self.trimDevices(of: [user.rawValue], to: limit))
             return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
         }
@@ -93,6 +94,7 @@ public struct DeviceStore: Sendable {
         return try await client.withTransaction { connection in
             try await connection.execute(Self.lockRegistrations(of: users))
             let registered = try await Self.register(batch: batch, on: connection)
+            try await connection.execute(Self.releaseMovedDevices(tokens: batch.map(\.registration.token.hex)))
             try await connection.execute(Self.trimDevices(of: users, to: limit))
             return registered
         }
