@@ -82,7 +82,7 @@ wait_for "$work/serve.log" 'serving on 127\.0\.0\.1:[0-9]+'
 api_port="$(grep -m1 -oE 'serving on 127\.0\.0\.1:[0-9]+' "$work/serve.log" | cut -d: -f2)"
 base="http://127.0.0.1:$api_port/api/v1"
 send_key="$("$herald" keys create --name isolation-send --scope send --database-url "$url" | sed -n 1p)"
-read_key="$("$herald" keys create --name isolation-read --scope read --database-url "$url" | sed -n 1p)"
+read_key="$("$herald" keys create --name isolation-read --scope read --rate-limit 1000 --database-url "$url" | sed -n 1p)"
 poll_key="$("$herald" keys create --name isolation-stats --scope read --database-url "$url" | sed -n 1p)"
 clock "apns-mock on port $mock_port, herald serve on port $api_port"
 
@@ -107,19 +107,21 @@ fan_out() { # LABEL
 idle_rate="$(fan_out idle)"
 clock "idle: $idle_rate deliveries/s"
 
+# The load runs for a fixed time (wrk stops only so and prints its counts then) long enough to cover the loaded
+# send even at a fifth of the idle rate.
+load_seconds=$((5 * fan_users * PER_USER / idle_rate + 20))
+
 garbage="hk_$(head -c 15 /dev/urandom | base64 | tr '+/' '-_')"
-wrk -t2 -c"$GARBAGE" -d3600s --timeout 30s -s Benchmarks/lib/count.lua -H "Authorization: Bearer $garbage" \
+wrk -t2 -c"$GARBAGE" -d"$load_seconds"s --timeout 30s -s Benchmarks/lib/count.lua -H "Authorization: Bearer $garbage" \
     "$base/logs" >"$work/wrk.log" 2>&1 &
 wrk_pid=$!
-pids+=($wrk_pid)
 (
-    while :; do
+    while kill -0 "$wrk_pid" 2>/dev/null; do
         curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $poll_key" \
             "$base/stats?window=90d&buckets=500" || echo 000
     done
 ) >"$work/stats.log" &
 poller_pid=$!
-pids+=($poller_pid)
 sleep 2
 
 mapfile -t users < <(psql -X -At -c "SELECT external_id FROM users ORDER BY random() LIMIT $REQUESTS")
@@ -131,9 +133,8 @@ valid_pid=$!
 loaded_rate="$(fan_out loaded)"
 wait "$valid_pid"
 clock "loaded: $loaded_rate deliveries/s"
-kill -INT "$wrk_pid" "$poller_pid" 2>/dev/null || true
-wait "$wrk_pid" 2>/dev/null || true
-wait "$poller_pid" 2>/dev/null || true
+wait "$wrk_pid" "$poller_pid"
+clock "load stopped"
 
 echo "valid requests: $(cut -d' ' -f1 "$work/times" | sort | uniq -c | awk '{ printf "%s%s × %s", sep, $1, $2; sep = ", " }')"
 awk '{ print $2 * 1000 }' "$work/times" | sort -n | awk '

@@ -2,7 +2,8 @@
 # defaults (fsync and synchronous_commit on) except max_wal_size=8GB, migrated by `herald migrate up` and loaded by
 # Benchmarks/logs-at-scale/setup.sql. The caller sets `work` (a folder) and `herald` (the binary), and defines
 # `clock`; it runs `trap cleanup EXIT`, and adds the
-# processes it starts to `pids`, which `cleanup` interrupts before it stops the cluster (KEEP=1 keeps `work`).
+# processes it starts to `pids`, which `cleanup` terminates before it stops the cluster (KEEP=1 keeps `work`). A
+# background process of a script ignores SIGINT unless it installs its own handler, so they get SIGTERM.
 # After `start_log_cluster`, `url` is the database URL and PGHOST/PGPORT/PGUSER/PGDATABASE point psql at it.
 
 # The log's size: ROWS rows over DAYS days, for USERS users with DEVICES devices, NOTIFICATIONS notifications and
@@ -24,7 +25,7 @@ if [[ $(id -u) == 0 ]]; then as_postgres=(setpriv --reuid=postgres --regid=postg
 
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     [[ -f "$work/data/postmaster.pid" ]] && "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$work/data" -m fast -w stop >/dev/null
     if [[ "${KEEP:-0}" == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi

@@ -70,12 +70,7 @@ import Testing
     @Test func anotherAppsReportOfTheSameIdIsRefused() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in
-            for (app, team) in [("a", "TEAM00000A"), ("b", "TEAM00000B")] {
-                let created = try await api.call(
-                    .put, "/api/v1/apps/\(app)", headers: harness.admin(),
-                    json: #"{"name":"App \#(app)","bundleId":"com.example.\#(app)","teamId":"\#(team)"}"#)
-                #expect(created.status == .created)
-            }
+            try await TenantIsolationTests.createApps(api)
             try await DeviceAPITests.setUp(api, users: ["alice"])
             let inA = try await Self.device(api, of: "alice", app: "a")
             let inB = try await Self.device(api, of: "alice", app: "b")

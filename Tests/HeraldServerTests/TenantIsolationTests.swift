@@ -22,14 +22,19 @@ import Testing
     /// App B's broadcast channel.
     static let channelB = UUID()
 
-    static func world(_ api: API) async throws -> World {
-        let harness = api.harness
+    /// Apps a and b, on teams of their own.
+    static func createApps(_ api: API) async throws {
         for (app, team) in [("a", "TEAM00000A"), ("b", "TEAM00000B")] {
             let created = try await api.call(
-                .put, "/api/v1/apps/\(app)", headers: harness.admin(),
+                .put, "/api/v1/apps/\(app)", headers: api.harness.admin(),
                 json: #"{"name":"App \#(app)","bundleId":"com.example.\#(app)","teamId":"\#(team)"}"#)
             #expect(created.status == .created)
         }
+    }
+
+    static func world(_ api: API) async throws -> World {
+        let harness = api.harness
+        try await createApps(api)
         try await DeviceAPITests.setUp(api, users: ["alice"])
         #expect(
             try await api.call(

@@ -13,12 +13,7 @@ import Testing
     /// each app.
     static func world(_ api: API) async throws -> (keyA: HTTPFields, keyB: HTTPFields) {
         let harness = api.harness
-        for (app, team) in [("a", "TEAM00000A"), ("b", "TEAM00000B")] {
-            let created = try await api.call(
-                .put, "/api/v1/apps/\(app)", headers: harness.admin(),
-                json: #"{"name":"App \#(app)","bundleId":"com.example.\#(app)","teamId":"\#(team)"}"#)
-            #expect(created.status == .created)
-        }
+        try await TenantIsolationTests.createApps(api)
         try await DeviceAPITests.setUp(api, users: ["owner", "bob", "carol"])
         #expect(
             try await api.call(
