@@ -18,13 +18,15 @@
 # connection. Prints both rates, their ratio (goal ≥ 0.8), the valid requests' p50 and p99 (goal p99 < 250 ms), and
 # what the garbage and statistics callers were answered.
 #
-# Environment: BIN (folder of already built `herald` and `apns-mock`), ROWS (10000000), FANOUT (20000), GARBAGE (500),
-# REQUESTS (200), and logs-at-scale's DAYS, USERS, DEVICES, NOTIFICATIONS, PROJECTS; KEEP=1 keeps the folder.
+# Environment: BIN (folder of already built `herald` and `apns-mock`), ROWS (10000000), FANOUT (20000), GARBAGE (500;
+# 0 for no garbage flood), STATS (1; 0 for no statistics poller), REQUESTS (200), and logs-at-scale's DAYS, USERS,
+# DEVICES, NOTIFICATIONS, PROJECTS; KEEP=1 keeps the folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FANOUT=${FANOUT:-20000}
 GARBAGE=${GARBAGE:-500}
+STATS=${STATS:-1}
 REQUESTS=${REQUESTS:-200}
 PER_USER=50
 
@@ -112,11 +114,15 @@ clock "idle: $idle_rate deliveries/s"
 load_seconds=$((5 * fan_users * PER_USER / idle_rate + 20))
 
 garbage="hk_$(head -c 15 /dev/urandom | base64 | tr '+/' '-_')"
-wrk -t2 -c"$GARBAGE" -d"$load_seconds"s --timeout 30s -s Benchmarks/lib/count.lua -H "Authorization: Bearer $garbage" \
-    "$base/logs" >"$work/wrk.log" 2>&1 &
-wrk_pid=$!
+if ((GARBAGE > 0)); then
+    wrk -t2 -c"$GARBAGE" -d"$load_seconds"s --timeout 30s -s Benchmarks/lib/count.lua \
+        -H "Authorization: Bearer $garbage" "$base/logs" >"$work/wrk.log" 2>&1 &
+else
+    sleep "$load_seconds" &
+fi
+load_pid=$!
 (
-    while kill -0 "$wrk_pid" 2>/dev/null; do
+    while ((STATS > 0)) && kill -0 "$load_pid" 2>/dev/null; do
         curl -s -o /dev/null -w '%{http_code}\n' -H "Authorization: Bearer $poll_key" \
             "$base/stats?window=90d&buckets=500" || echo 000
     done
@@ -133,7 +139,7 @@ valid_pid=$!
 loaded_rate="$(fan_out loaded)"
 wait "$valid_pid"
 clock "loaded: $loaded_rate deliveries/s"
-wait "$wrk_pid" "$poller_pid"
+wait "$load_pid" "$poller_pid"
 clock "load stopped"
 
 echo "valid requests: $(cut -d' ' -f1 "$work/times" | sort | uniq -c | awk '{ printf "%s%s × %s", sep, $1, $2; sep = ", " }')"
@@ -141,7 +147,7 @@ awk '{ print $2 * 1000 }' "$work/times" | sort -n | awk '
     { t[NR] = $1 }
     END { printf "valid requests under load: p50 %.1f ms, p99 %.1f ms (goal p99 < 250 ms, %d requests)\n",
         t[int((NR * 50 + 99) / 100)], t[int((NR * 99 + 99) / 100)], NR }'
-sed -n 's/^\(status\|requests\/s\|latency ms\|socket errors\)/garbage key: &/p' "$work/wrk.log"
+[[ -f "$work/wrk.log" ]] && sed -n 's/^\(status\|requests\/s\|latency ms\|socket errors\)/garbage key: &/p' "$work/wrk.log"
 echo "stats 90d × 500 buckets: $(sort "$work/stats.log" | uniq -c | awk '{ printf "%s%s × %s", sep, $1, $2; sep = ", " }')"
 awk -v idle="$idle_rate" -v loaded="$loaded_rate" -v n="$((fan_users * PER_USER))" 'BEGIN {
     printf "delivery under load: %d deliveries, idle %d/s, loaded %d/s, ratio %.2f (goal ≥ 0.8)\n", n, idle, loaded,
