@@ -23,8 +23,10 @@ extension GatewayBenchmark {
         }
     }
 
-    /// The users registrations are made for, `reg-1` … `reg-64`, as in `register.lua`.
-    static let registrants = 64
+    /// The users registrations are made for, `reg-1` … `reg-10000`, as in `register.lua`: enough that each keeps
+    /// fewer devices than a user may have over every round, as real users do, so a registration is what it is for
+    /// almost everyone rather than the trimming of one user's thousandth device.
+    static let registrants = 10_000
 
     /// Herald's registrations and the pgbench floor in alternating rounds of `options.seconds` each (the floor first
     /// in odd rounds, Herald first in even ones), so both meet the same table sizes and, as well as it goes on a
@@ -101,17 +103,27 @@ extension GatewayBenchmark {
         return requests > 0 ? rate * (requests - failed) / requests : 0
     }
 
-    /// The pgbench script: ``DeviceStore/registerStatement`` for a random new token of one of the same users, with
-    /// the values `register.lua` sends.
+    /// The pgbench script: a registration's whole transaction for a random new token of one of the same users, with
+    /// the values `register.lua` sends: the user's lock, ``DeviceStore/registerStatement``, the release of a moved
+    /// device and the trim to the device limit, each statement Herald runs, one registration per transaction.
     static func registrationFloorScript() throws -> URL {
+        let user = "('reg-' || :user)"
+        let token = "lpad(to_hex(:token::int8), 64, '0')"
         let values = [
-            1: "('reg-' || :user)", 2: "lpad(to_hex(:token::int8), 64, '0')", 3: "'iOS'::text",
-            4: "'sandbox'::text", 5: "NULL::text", 6: "'1.0'::text", 7: "'18.0'::text", 8: "NULL::text",
+            1: user, 2: token, 3: "'iOS'::text", 4: "'sandbox'::text", 5: "NULL::text", 6: "'1.0'::text",
+            7: "'18.0'::text", 8: "NULL::text",
         ]
+        let lock = DeviceStore.lockRegistrations(of: [])
+        let trim = DeviceStore.trimDevices(of: [], to: RegistrationLimits().devicesPerUser)
         let script = """
             \\set token random(1, 4611686018427387904)
             \\set user random(1, \(registrants))
+            BEGIN;
+            \(try substitute(lock.sql, [1: "\(RegistrationLimits.userLockSpace)", 2: "ARRAY[\(user)]"]));
             \(try substitute(DeviceStore.registerStatement.sql, values));
+            \(try substitute(DeviceStore.releaseMovedDevices(tokens: []).sql, [1: "ARRAY[\(token)]"]));
+            \(try substitute(trim.sql, [1: "ARRAY[\(user)]", 2: "\(RegistrationLimits().devicesPerUser)"]));
+            COMMIT;
 
             """
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("herald-bench-\(UUID()).sql")

@@ -1,9 +1,9 @@
-import Postgres
+package import Postgres
 
 extension DeviceStore {
     /// Takes the transaction's locks on the registrations of `users`, in one order, so that two registrations for
     /// one user run one after the other and each counts the other's device.
-    static func lockRegistrations(of users: [String]) -> PostgresQuery {
+    package static func lockRegistrations(of users: [String]) -> PostgresQuery {
         """
         SELECT pg_advisory_xact_lock(\(RegistrationLimits.userLockSpace), s.h)
         FROM (SELECT DISTINCT hashtext(u) AS h FROM unnest(\(users)) AS u ORDER BY h) AS s
@@ -13,7 +13,7 @@ extension DeviceStore {
     /// Deactivates (reason `over_limit`) the active devices of `users` beyond `limit` per user and app, least
     /// recently registered first, with their Live Activity tokens, and cancels their pending deliveries. Run in the
     /// registration's transaction, after ``lockRegistrations(of:)``.
-    static func trimDevices(of users: [String], to limit: Int) -> PostgresQuery {
+    package static func trimDevices(of users: [String], to limit: Int) -> PostgresQuery {
         """
         WITH ranked AS (
             SELECT d.id, row_number() OVER (

@@ -1,4 +1,4 @@
-import Postgres
+package import Postgres
 
 extension DeviceStore {
     /// When a registration moves a token to another user (someone else signed in on the device), what the device
@@ -6,7 +6,7 @@ extension DeviceStore {
     /// for the earlier user, are deactivated (reason `removed_by_user`), and the deliveries still waiting for the
     /// device or those tokens on behalf of anyone but the new user are canceled. Run in the registration's
     /// transaction, after the upsert; a token registered again by its own user changes nothing.
-    static func releaseMovedDevices(tokens: [String]) -> PostgresQuery {
+    package static func releaseMovedDevices(tokens: [String]) -> PostgresQuery {
         """
         WITH moved AS (
             SELECT d.id, d.user_id FROM device_tokens d WHERE d.token = ANY(\(tokens)) AND d.kind = 'device'

@@ -15,6 +15,6 @@ public struct RegistrationLimits: Sendable, Equatable {
     /// The first key of the advisory locks that serialize one user's registrations (the second is a hash of the
     /// user's id) and one device's Live Activity tokens (a hash of the device's id): two-key locks, apart from the
     /// one-key locks elsewhere.
-    static let userLockSpace: Int32 = 0x4844_5631
+    package static let userLockSpace: Int32 = 0x4844_5631
     static let deviceLockSpace: Int32 = 0x4841_5431
 }
