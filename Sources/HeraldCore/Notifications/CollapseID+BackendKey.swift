@@ -11,7 +11,9 @@ extension CollapseID {
     /// - Returns: nil when the key is empty, longer than 64 code points, or not a safe header value (a key that
     ///   is refused, rather than hashed into a safe one, so the backend learns of its bad value).
     public init?(backendKey key: String) {
-        guard (1...Self.maximumBackendKeyLength).contains(key.codePointCount), HeaderValue.isSafe(key) else { return nil }
+        guard (1...Self.maximumBackendKeyLength).contains(key.codePointCount), HeaderValue.isSafe(key) else {
+            return nil
+        }
         if let fitting = CollapseID(key) {
             self = fitting
         } else if let digest = CollapseID(String(SHA256.hexDigest(Array(key.utf8)).prefix(Self.maximumLength))) {
