@@ -11,6 +11,8 @@ public enum HeraldApplication {
         let shapes = RouteShapes()
         router.add(middleware: NoStoreMiddleware())
         router.add(
+            middleware: RefusedCredentialMiddleware(throttle: settings.refusedCredentials, metrics: settings.metrics))
+        router.add(
             middleware: LoadSheddingMiddleware(
                 limit: settings.maxConcurrentRequests, databaseWaitBudget: settings.databaseWaitBudget,
                 metrics: settings.metrics))

@@ -2,15 +2,17 @@ import Foundation
 import HeraldCore
 import Synchronization
 
-/// One ``TokenBucket`` per caller: per API key, and per user for user tokens. Buckets are made on a caller's first
-/// request; full ones (idle callers) are dropped once there are many, so memory follows the callers of the last
-/// seconds rather than every key or user ever seen. Only authenticated callers get a bucket, and a sweep runs at most
-/// once a second, so many active callers cost memory, never a scan per request.
+/// One ``TokenBucket`` per caller: per API key, per user for user tokens, and per client address for refused
+/// credentials. Buckets are made on a caller's first request; full ones (idle callers) are dropped once there are
+/// many, so memory follows the callers of the last seconds rather than every key, user or address ever seen. A sweep
+/// runs at most once a second, so many active callers cost memory, never a scan per request.
 final class RateLimiter<C: Clock>: Sendable where C.Duration == Duration {
     /// Whose bucket a request takes from.
     enum Caller: Hashable, Sendable {
         case apiKey(UUID)
         case user(ExternalID)
+        /// A client address whose credentials were refused.
+        case address(String)
     }
 
     /// Buckets kept before full ones are dropped.
