@@ -3,7 +3,13 @@ import Hummingbird
 
 /// Seed §3.2: how deliveries fared recently, per notification type, by failure reason and, for charts, over time.
 struct StatsRoutes {
-    let logs: DeliveryLogStore
+    let answers: StatsAnswers<ContinuousClock>
+
+    init(logs: DeliveryLogStore) {
+        answers = StatsAnswers(clock: ContinuousClock()) { question in
+            try await logs.stats(window: question.window, buckets: question.buckets, app: question.app)
+        }
+    }
 
     func register(on router: Router<HeraldRequestContext>) {
         router.on("/api/v1/stats", method: .get) { request, context in
@@ -20,7 +26,7 @@ struct StatsRoutes {
                 return id
             }
             let app = try context.appScope.narrow(named)
-            let stats = try await logs.stats(window: window, buckets: buckets, app: app?.rawValue)
+            let stats = try await answers.answer(.init(window: window, buckets: buckets, app: app?.rawValue))
             return StatsResponse(stats, window: text ?? "1h")
         }
     }
