@@ -18,7 +18,9 @@ public struct HeraldRequestContext: RequestContext, RemoteAddressRequestContext 
     }
 
     /// Response bodies are JSON with ISO 8601 dates and unescaped slashes (URLs stay readable).
-    public var responseEncoder: JSONEncoder {
+    public var responseEncoder: JSONEncoder { Self.makeResponseEncoder() }
+
+    static func makeResponseEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.withoutEscapingSlashes]
