@@ -78,6 +78,10 @@ public struct DeliveryLogStore: Sendable {
             pruning.logs += deleted
             if deleted < chunk { break }
         }
+        // The log's delete trigger took off each deleted row; every minute wholly before the cutoff goes as well,
+        // whatever a row's device has become since (its app when written decides its minute's key).
+        try await client.execute(
+            "DELETE FROM push_log_minutes WHERE minute < date_trunc('minute', \(cutoff)::timestamptz, 'UTC')")
         return pruning
     }
 

@@ -83,11 +83,13 @@ extension DeliveryLogStore {
         // One read of the window, grouped three ways, so the totals, reasons and chart agree with each other.
         // GROUPING(...) says which way a row is grouped: 3 by type, 5 by reason, 6 by bucket.
         //
-        // A finished delivery's record is its final log row (Migrations/0029), so each bucket counts the log's rows
-        // that are not retries, from idx_push_logs_finished alone: an index-only scan of the bucket's range in the
-        // partitions it touches, joining nothing. A push sent again after its worker's lease ran out (the worker
-        // still answered) counts once per answer. The plan's cost grows with the buckets, and past PostgreSQL's
-        // jit_above_cost compiling it would take longer than running it: JIT is off for it.
+        // A finished delivery's record is its final log row (Migrations/0029), and push_log_minutes counts those
+        // rows per UTC minute (Migrations/0033). Each bucket [start, stop) adds the minutes wholly inside it, and
+        // counts the log rows of its partial first and last minutes from idx_push_logs_finished (index-only range
+        // scans of under a minute each), so a bucket costs what its minutes cost, whatever was sent in them. A push
+        // sent again after its worker's lease ran out (the worker still answered) counts once per answer. A delivery
+        // counts for the app its device had when its row was written; the partial minutes, read from the log, take
+        // the device's app now. JIT is off: compiling this plan would take longer than running it.
         let query = PostgresQuery(
             unsafeSQL: """
                 SELECT GROUPING(type, reason, bucket), type, state, reason, bucket, sum(count)::int8
@@ -97,14 +99,38 @@ extension DeliveryLogStore {
                         coalesce(($1::timestamptz[])[b.number::int + 1], $2 + interval '1 microsecond') AS stop
                 ) AS slice
                 CROSS JOIN LATERAL (
-                    SELECT l.notification_type AS type, l.status AS state, l.apns_reason AS reason, count(*) AS count
-                    FROM push_notification_logs AS l
-                    WHERE l.created_at >= b.start AND l.created_at < slice.stop AND l.status <> 'retrying'
-                        AND ($3::text IS NULL OR l.device_token_id IN (
-                            SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id WHERE a.external_id = $3))
+                    SELECT least(slice.stop, date_trunc('minute', b.start, 'UTC')
+                            + CASE WHEN b.start = date_trunc('minute', b.start, 'UTC') THEN interval '0'
+                                ELSE interval '1 minute' END) AS whole_from,
+                        date_trunc('minute', slice.stop, 'UTC') AS whole_before
+                ) AS edge
+                CROSS JOIN LATERAL (
+                    SELECT counted.type, counted.state, counted.reason, sum(counted.count) AS count
+                    FROM (
+                        SELECT m.notification_type AS type, m.status AS state, m.apns_reason AS reason, m.count
+                        FROM push_log_minutes AS m
+                        WHERE m.minute >= edge.whole_from AND m.minute < edge.whole_before
+                            AND ($3::text IS NULL OR m.app_id = (SELECT a.id FROM apps a WHERE a.external_id = $3))
+                        UNION ALL
+                        SELECT l.notification_type, l.status, l.apns_reason, 1
+                        FROM push_notification_logs AS l
+                        WHERE l.created_at >= b.start AND l.created_at < edge.whole_from AND l.status <> 'retrying'
+                            AND ($3::text IS NULL OR l.device_token_id IN (
+                                SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id
+                                WHERE a.external_id = $3))
+                        UNION ALL
+                        SELECT l.notification_type, l.status, l.apns_reason, 1
+                        FROM push_notification_logs AS l
+                        WHERE l.created_at >= greatest(edge.whole_before, edge.whole_from)
+                            AND l.created_at < slice.stop AND l.status <> 'retrying'
+                            AND ($3::text IS NULL OR l.device_token_id IN (
+                                SELECT t.id FROM device_tokens t JOIN apps a ON a.id = t.app_id
+                                WHERE a.external_id = $3))
+                    ) AS counted
                     GROUP BY 1, 2, 3
                 ) AS finished
                 GROUP BY GROUPING SETS ((type, state), (state, reason), (bucket, state))
+                HAVING sum(count) > 0
                 """, bindings: bindings)
         let rows = try await client.withTransaction { connection in
             try await connection.execute("SELECT set_config('jit', 'off', true)")

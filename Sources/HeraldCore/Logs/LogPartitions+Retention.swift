@@ -80,6 +80,9 @@ extension LogPartitions {
             let rows = try await connection.query("SELECT count(*) FROM \(identifier: partition.name)").scalar(Int.self)
             try await connection.execute(
                 "ALTER TABLE \(identifier: Self.table) DETACH PARTITION \(identifier: partition.name)")
+            // Its rows' minutes go in the same transaction, so statistics never count rows the log no longer has.
+            try await connection.execute(
+                "DELETE FROM push_log_minutes WHERE minute >= \(partition.start) AND minute < \(partition.end)")
             return (partition.name, rows)
         }
     }
