@@ -6,8 +6,8 @@
 #   Benchmarks/api-overload.sh                     # 4 connections, then 2000, then 4 again, on a pool of 2 sessions
 #   CONNECTIONS=3000 SECONDS_EACH=30 POOL=4 Benchmarks/api-overload.sh
 #
-# The route is GET /api/v1/stats?window=90d: one API-key check and one statistics query per request, so the
-# database sessions are what runs out. `herald dev` provides PostgreSQL and the key; a second process, `herald
+# The route is GET /api/v1/logs?limit=100: one API-key check and one log query per request (statistics would share
+# their answers between requests), so the database sessions are what runs out. `herald dev` provides PostgreSQL and the key; a second process, `herald
 # serve --no-deliver`, is the one measured. Environment: HERALD (the binary; default the release build if there
 # is one, else the debug build), CONNECTIONS (2000), SECONDS_EACH (20), POOL (2). Prints the figures and exits 1
 # if a promise is broken.
@@ -46,7 +46,7 @@ DATABASE_URL="$database" HERALD_RATE_LIMIT_PER_SECOND=1000000 "$herald" serve --
 pids+=($!)
 wait_for "$work/serve.log" 'serving on 127\.0\.0\.1:[0-9]+'
 port="$(grep -oE 'serving on 127\.0\.0\.1:[0-9]+' "$work/serve.log" | head -1 | cut -d: -f2)"
-url="http://127.0.0.1:$port/api/v1/stats?window=90d"
+url="http://127.0.0.1:$port/api/v1/logs?limit=100"
 
 load() { # CONNECTIONS SECONDS
     wrk -t2 -c"$1" -d"$2"s --timeout 30s -s Benchmarks/lib/count.lua -H "Authorization: Bearer $key" "$url" |

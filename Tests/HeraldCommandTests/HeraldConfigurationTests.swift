@@ -98,16 +98,16 @@ import Testing
         }
     }
 
-    @Test func refusedCredentialsAreSlowedByDefault() throws {
+    @Test func refusalsAreSlowedByDefault() throws {
         #expect(
-            try serve([], environment: [:]).http?.refusedCredentials
-                == RefusedCredentialThrottle(allowance: RateLimit(perSecond: 10, burst: 20), delay: .seconds(1)))
+            try serve([], environment: [:]).http?.refusals
+                == RefusalThrottle(allowance: RateLimit(perSecond: 10, burst: 20), delay: .seconds(1)))
         let configured = try serve(
-            [], environment: ["HERALD_AUTH_FAILURES_PER_SECOND": "3", "HERALD_AUTH_FAILURE_DELAY_MS": "0"])
+            [], environment: ["HERALD_REFUSALS_PER_SECOND": "3", "HERALD_REFUSAL_DELAY_MS": "0"])
         #expect(
-            configured.http?.refusedCredentials
-                == RefusedCredentialThrottle(allowance: RateLimit(perSecond: 3, burst: 6), delay: .zero))
-        for (variable, value) in [("HERALD_AUTH_FAILURES_PER_SECOND", "0"), ("HERALD_AUTH_FAILURE_DELAY_MS", "-5")] {
+            configured.http?.refusals
+                == RefusalThrottle(allowance: RateLimit(perSecond: 3, burst: 6), delay: .zero))
+        for (variable, value) in [("HERALD_REFUSALS_PER_SECOND", "0"), ("HERALD_REFUSAL_DELAY_MS", "-5")] {
             let error = #expect(throws: CommandFailure.self) { try serve([], environment: [variable: value]) }
             #expect(error?.description.contains(variable) == true, "\(variable)")
         }

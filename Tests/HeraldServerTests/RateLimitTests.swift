@@ -119,27 +119,35 @@ extension RateLimiterTests {
     }
 }
 
-/// A client address refused past its allowance waits for each further 401; valid requests from it do not.
-@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct RefusedCredentialThrottleTests {
+/// A client address refused past its allowance waits for each further 401 or 429; valid requests from it do not.
+@Suite(.sharesMachine, .timeLimit(.minutes(1))) struct RefusalThrottleTests {
     @Test func refusalsPastTheAllowanceAreDelayed() async throws {
         var configured = try await APIHarness.make()
-        configured.settings.refusedCredentials = RefusedCredentialThrottle(
-            allowance: RateLimit(perSecond: 0.01, burst: 2), delay: .milliseconds(400))
+        configured.settings.refusals = RefusalThrottle(
+            allowance: RateLimit(perSecond: 0.01, burst: 3), delay: .milliseconds(1500))
+        configured.settings.rateLimit = RateLimit(perSecond: 0.01, burst: 2)
         let harness = configured
         try await harness.run { api in
             let garbage = harness.bearer("hk_" + String(repeating: "x", count: 43))
             for _ in 0..<2 {
                 #expect(try await api.call(.get, "/api/v1/logs", headers: garbage).status == .unauthorized)
             }
+            let read = harness.bearer(harness.keys[.read]!)
+            for _ in 0..<2 { #expect(try await api.call(.get, "/api/v1/logs", headers: read).status == .ok) }
             let clock = ContinuousClock()
-            let start = clock.now
+            var start = clock.now
+            #expect(try await api.call(.get, "/api/v1/logs", headers: read).status == .tooManyRequests)
+            #expect(start.duration(to: clock.now) < .milliseconds(1500), "the third refusal is within the allowance")
+            start = clock.now
             let delayed = try await api.call(.get, "/api/v1/logs", headers: garbage)
             #expect(delayed.status == .unauthorized)
             #expect(delayed.error == "unauthorized", "the answer is the same, only later")
-            #expect(start.duration(to: clock.now) >= .milliseconds(400))
-            let valid = try await api.call(.get, "/api/v1/logs", headers: harness.bearer(harness.keys[.read]!))
-            #expect(valid.status == .ok)
-            #expect(try await api.call(.get, "/metrics").text.contains("herald_http_refusals_delayed_total 1"))
+            #expect(start.duration(to: clock.now) >= .milliseconds(1500))
+            start = clock.now
+            #expect(try await api.call(.get, "/api/v1/logs", headers: read).status == .tooManyRequests)
+            #expect(start.duration(to: clock.now) >= .milliseconds(1500), "a 429 past the allowance waits too")
+            #expect(try await api.call(.get, "/api/v1/logs", headers: harness.admin()).status == .ok, "valid at once")
+            #expect(try await api.call(.get, "/metrics").text.contains("herald_http_refusals_delayed_total 2"))
         }
     }
 }

@@ -11,7 +11,7 @@ public enum HeraldApplication {
         let shapes = RouteShapes()
         router.add(middleware: NoStoreMiddleware())
         router.add(
-            middleware: RefusedCredentialMiddleware(throttle: settings.refusedCredentials, metrics: settings.metrics))
+            middleware: RefusalThrottleMiddleware(throttle: settings.refusals, metrics: settings.metrics))
         router.add(
             middleware: LoadSheddingMiddleware(
                 limit: settings.maxConcurrentRequests, databaseWaitBudget: settings.databaseWaitBudget,

@@ -17,9 +17,9 @@ public struct ServerSettings: Sendable {
     /// Each API key's and each user's requests (`HERALD_RATE_LIMIT_PER_SECOND`, `HERALD_RATE_LIMIT_BURST`; default
     /// 50 a second with bursts of 100); a key created with its own limit keeps that.
     public var rateLimit = RateLimit.standard
-    /// How 401s to one client address are slowed once it is refused often (`HERALD_AUTH_FAILURES_PER_SECOND`,
-    /// `HERALD_AUTH_FAILURE_DELAY_MS`; default 10 a second with bursts of 20, then 1 s each).
-    public var refusedCredentials = RefusedCredentialThrottle.standard
+    /// How 401s and 429s to one client address are slowed once it is refused often (`HERALD_REFUSALS_PER_SECOND`,
+    /// `HERALD_REFUSAL_DELAY_MS`; default 10 a second with bursts of 20, then 1 s each).
+    public var refusals = RefusalThrottle.standard
     /// The active devices a user keeps per app (`HERALD_MAX_DEVICES_PER_USER`, default 50) and the Live Activity and
     /// push-to-start tokens a device keeps (`HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`, default 20 each).
     public var registrationLimits = RegistrationLimits()

@@ -106,7 +106,7 @@ struct DevCommand: AsyncParsableCommand {
         settings.defaultEnvironment = .sandbox
         let limits = SettingSource(environment: ProcessInfo.processInfo.environment)
         settings.rateLimit = try HTTPSettings.rateLimit(limits)
-        settings.refusedCredentials = try HTTPSettings.refusedCredentials(limits)
+        settings.refusals = try HTTPSettings.refusals(limits)
         settings.registrationLimits = try HTTPSettings.registrationLimits(limits)
         settings.openAPIDocument = OpenAPIDocument.load()
         let gateway = Gateway(

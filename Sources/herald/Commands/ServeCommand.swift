@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxBodySize = http.maxBodySize
         settings.maxConcurrentRequests = http.maxConcurrentRequests
         settings.rateLimit = http.rateLimit
-        settings.refusedCredentials = http.refusedCredentials
+        settings.refusals = http.refusals
         settings.registrationLimits = http.registrationLimits
         settings.masterKey = configuration.masterKey
         settings.metricsKey = http.metricsKey

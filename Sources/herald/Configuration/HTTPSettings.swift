@@ -18,8 +18,8 @@ struct HTTPSettings: Sendable {
     var maxConcurrentRequests: Int
     /// `HERALD_RATE_LIMIT_PER_SECOND` and `HERALD_RATE_LIMIT_BURST`: each API key's and user's requests.
     var rateLimit: RateLimit
-    /// `HERALD_AUTH_FAILURES_PER_SECOND` and `HERALD_AUTH_FAILURE_DELAY_MS`: how refused credentials are slowed.
-    var refusedCredentials: RefusedCredentialThrottle
+    /// `HERALD_REFUSALS_PER_SECOND` and `HERALD_REFUSAL_DELAY_MS`: how repeated 401s and 429s are slowed.
+    var refusals: RefusalThrottle
     /// `HERALD_MAX_DEVICES_PER_USER` and `HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`.
     var registrationLimits: RegistrationLimits
     /// `HERALD_USER_JWT_SECRET`: the HS256 key of user tokens.
@@ -46,7 +46,7 @@ struct HTTPSettings: Sendable {
             try settings.positiveInteger(flags.maxConcurrentRequests, "HERALD_MAX_CONCURRENT_REQUESTS")
             ?? defaults.maxConcurrentRequests
         rateLimit = try Self.rateLimit(settings)
-        refusedCredentials = try Self.refusedCredentials(settings)
+        refusals = try Self.refusals(settings)
         registrationLimits = try Self.registrationLimits(settings)
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         if let secret = userJWTSecret, secret.count < UserTokenVerifier.minimumSecretLength {
@@ -71,20 +71,20 @@ struct HTTPSettings: Sendable {
         return RateLimit(perSecond: perSecond, burst: burst)
     }
 
-    /// `HERALD_AUTH_FAILURES_PER_SECOND` (default 10 per client address, bursts of twice that) and
-    /// `HERALD_AUTH_FAILURE_DELAY_MS` (default 1000; 0 answers every refusal at once); `herald dev` reads them too.
-    static func refusedCredentials(_ settings: SettingSource) throws -> RefusedCredentialThrottle {
-        let defaults = ServerSettings().refusedCredentials
+    /// `HERALD_REFUSALS_PER_SECOND` (default 10 per client address, bursts of twice that) and
+    /// `HERALD_REFUSAL_DELAY_MS` (default 1000; 0 answers every refusal at once); `herald dev` reads them too.
+    static func refusals(_ settings: SettingSource) throws -> RefusalThrottle {
+        let defaults = ServerSettings().refusals
         let perSecond =
-            try settings.positiveInteger(nil, "HERALD_AUTH_FAILURES_PER_SECOND").map(Double.init)
+            try settings.positiveInteger(nil, "HERALD_REFUSALS_PER_SECOND").map(Double.init)
             ?? defaults.allowance.perSecond
-        let delay = try settings.integer(nil, "HERALD_AUTH_FAILURE_DELAY_MS").map { milliseconds in
+        let delay = try settings.integer(nil, "HERALD_REFUSAL_DELAY_MS").map { milliseconds in
             guard (0...60_000).contains(milliseconds) else {
-                throw CommandFailure("HERALD_AUTH_FAILURE_DELAY_MS must be 0 to 60000")
+                throw CommandFailure("HERALD_REFUSAL_DELAY_MS must be 0 to 60000")
             }
             return Duration.milliseconds(milliseconds)
         }
-        return RefusedCredentialThrottle(
+        return RefusalThrottle(
             allowance: RateLimit(perSecond: perSecond, burst: perSecond * 2), delay: delay ?? defaults.delay)
     }
 
