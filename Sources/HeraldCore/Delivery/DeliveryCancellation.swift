@@ -3,9 +3,10 @@
 /// `canceled` log row, the record of every finished delivery (Migrations/0029).
 enum DeliveryCancellation {
     /// Cancels the deliveries of the devices in the expression `target (id)`, which were just deactivated (a device
-    /// removed, an activity ended), with the reason the engine gives a delivery to an inactive device.
+    /// removed, an activity ended), with the reason the engine gives a delivery to an inactive device. The devices go
+    /// in as an array, so the outbox is read through its device index whatever the planner guesses of their number.
     static let ofTargetDevices = expressions(
-        where: "x.device_token_id IN (SELECT id FROM target)", reason: .deviceInactive)
+        where: "x.device_token_id = ANY(ARRAY(SELECT id FROM target))", reason: .deviceInactive)
 
     /// Cancels the deliveries of the notifications in the expression `target (id)`, which were just canceled.
     static let ofTargetNotifications = expressions(
