@@ -9,8 +9,9 @@ import APNsCore
 /// while the other waits for its commit to be flushed, and a batch held up by a lock or a slow disk does not hold up
 /// every registration behind it.
 ///
-/// Batches never hold the same token twice (the second waits for the next batch), and a batch that fails is retried
-/// one registration at a time, so one bad registration never fails the others.
+/// Batches never hold the same token twice (the second waits for the next batch), batches running at once never share
+/// a user, and a batch that fails is retried one registration at a time, so one bad registration never fails the
+/// others.
 public actor RegistrationBatcher {
     private struct Pending {
         let registration: DeviceRegistration
@@ -24,6 +25,9 @@ public actor RegistrationBatcher {
     private let minimumParallelBatchSize: Int
     private var pending: [Pending] = []
     private var running = 0
+    /// The users of the batches running: a registration waits while its user is in one, so batches running at once
+    /// never wait for each other's lock on a user's devices.
+    private var busyUsers: Set<ExternalID> = []
 
     /// - Parameters:
     ///   - maximumBatches: Statements in flight at once; keep it below the pool's size.
@@ -50,24 +54,30 @@ public actor RegistrationBatcher {
 
     private func startBatchIfRoom() {
         while running < maximumBatches, !pending.isEmpty, running == 0 || pending.count >= minimumParallelBatchSize {
-            startBatch()
+            guard startBatch() else { return }
         }
     }
 
-    private func startBatch() {
+    /// Starts a batch of the waiting registrations whose users no running batch holds; false when there is none.
+    private func startBatch() -> Bool {
         var batch: [Pending] = []
         var rest: [Pending] = []
         var tokens: Set<String> = []
         for item in pending {
-            if batch.count < maximumBatchSize, tokens.insert(item.registration.token.hex).inserted {
+            if batch.count < maximumBatchSize, !busyUsers.contains(item.user),
+                tokens.insert(item.registration.token.hex).inserted
+            {
                 batch.append(item)
             } else {
                 rest.append(item)
             }
         }
+        guard !batch.isEmpty else { return false }
         pending = rest
         running += 1
+        busyUsers.formUnion(batch.map(\.user))
         Task { await self.run(batch) }
+        return true
     }
 
     private func run(_ batch: [Pending]) async {
@@ -88,6 +98,7 @@ public actor RegistrationBatcher {
             }
         }
         running -= 1
+        busyUsers.subtract(batch.map(\.user))
         startBatchIfRoom()
     }
 
