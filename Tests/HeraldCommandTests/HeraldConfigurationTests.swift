@@ -113,6 +113,16 @@ import Testing
         }
     }
 
+    @Test func statisticsAreSharedForAMinuteAtMost() throws {
+        #expect(try serve([], environment: [:]).http?.longestStatsSharing == .seconds(60))
+        let off = try serve([], environment: ["HERALD_STATS_SHARE_SECONDS": "0"])
+        #expect(off.http?.longestStatsSharing == .zero)
+        let error = #expect(throws: CommandFailure.self) {
+            try serve([], environment: ["HERALD_STATS_SHARE_SECONDS": "-1"])
+        }
+        #expect(error?.description.contains("HERALD_STATS_SHARE_SECONDS") == true)
+    }
+
     @Test func registrationLimitsHaveDefaults() throws {
         #expect(try serve([], environment: [:]).http?.registrationLimits == RegistrationLimits())
         #expect(RegistrationLimits() == RegistrationLimits(devicesPerUser: 50, activityTokensPerDevice: 20))

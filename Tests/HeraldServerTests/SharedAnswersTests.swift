@@ -40,9 +40,11 @@ import Testing
     }
 
     @Test func statisticsStayFreshForAShareOfTheirWindowAndAtMostAMinute() {
-        #expect(StatsRoutes.freshness(of: .seconds(86_400)) == .seconds(10))
-        #expect(StatsRoutes.freshness(of: .seconds(3_600)) < .milliseconds(420))
-        #expect(StatsRoutes.freshness(of: .seconds(90 * 86_400)) == .seconds(60))
+        let minute = Duration.seconds(60)
+        #expect(StatsRoutes.freshness(of: .seconds(86_400), longest: minute) == .seconds(10))
+        #expect(StatsRoutes.freshness(of: .seconds(3_600), longest: minute) < .milliseconds(420))
+        #expect(StatsRoutes.freshness(of: .seconds(90 * 86_400), longest: minute) == minute)
+        #expect(StatsRoutes.freshness(of: .seconds(86_400), longest: .zero) == .zero, "sharing turned off")
     }
 
     @Test func anAnswerServesItsQuestionUntilItIsStale() async throws {

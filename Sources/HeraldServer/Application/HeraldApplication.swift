@@ -38,7 +38,7 @@ public enum HeraldApplication {
         let logs = services.logs
         LogRoutes(logs: logs).register(on: router)
         NotificationDeliveryRoutes(logs: logs).register(on: router)
-        StatsRoutes(logs: logs).register(on: router)
+        StatsRoutes(logs: logs, longestSharing: settings.longestStatsSharing).register(on: router)
         MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere, key: settings.metricsKey)
             .register(on: router)
         DashboardRoutes().register(on: router)

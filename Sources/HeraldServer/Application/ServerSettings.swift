@@ -20,6 +20,9 @@ public struct ServerSettings: Sendable {
     /// How 401s and 429s to one client address are slowed once it is refused often (`HERALD_REFUSALS_PER_SECOND`,
     /// `HERALD_REFUSAL_DELAY_MS`; default 10 a second with bursts of 20, then 1 s each).
     public var refusals = RefusalThrottle.standard
+    /// The longest a statistics answer is shared with requests asking the same question (`HERALD_STATS_SHARE_SECONDS`,
+    /// default 60); within it, a 8640th of the answer's window. Zero: each request counts for itself.
+    public var longestStatsSharing = Duration.seconds(60)
     /// The active devices a user keeps per app (`HERALD_MAX_DEVICES_PER_USER`, default 50) and the Live Activity and
     /// push-to-start tokens a device keeps (`HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`, default 20 each).
     public var registrationLimits = RegistrationLimits()

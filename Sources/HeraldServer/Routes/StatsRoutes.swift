@@ -7,9 +7,9 @@ import NIOCore
 /// Seed §3.2: how deliveries fared recently, per notification type, by failure reason and, for charts, over time.
 ///
 /// Requests asking the same question (window as written, buckets, app) share one answer, counted and encoded once,
-/// while it is made and for a 8640th of the window after (0.4 s for an hour, 10 s for a day) and at most a minute: a
-/// dashboard in many tabs, or a client asking for 90 days in a loop, then costs one scan of the log per minute
-/// instead of one per request. The answer's `until` says when it was counted.
+/// while it is made and for a 8640th of the window after (0.4 s for an hour, 10 s for a day), at most
+/// `longestSharing` (a minute by default): a dashboard in many tabs, or a client asking for 90 days in a loop, then
+/// costs one count per minute instead of one per request. The answer's `until` says when it was counted.
 struct StatsRoutes {
     struct Question: Hashable, Sendable {
         var windowText: String
@@ -18,12 +18,14 @@ struct StatsRoutes {
         var app: String?
     }
 
-    static func freshness(of window: Duration) -> Duration { min(window / 8640, .seconds(60)) }
+    static func freshness(of window: Duration, longest: Duration) -> Duration { min(window / 8640, longest) }
 
     let answers: SharedAnswers<Question, ByteBuffer, ContinuousClock>
 
-    init(logs: DeliveryLogStore) {
-        answers = SharedAnswers(clock: ContinuousClock(), freshness: { Self.freshness(of: $0.window) }) { question in
+    init(logs: DeliveryLogStore, longestSharing: Duration) {
+        answers = SharedAnswers(
+            clock: ContinuousClock(), freshness: { Self.freshness(of: $0.window, longest: longestSharing) }
+        ) { question in
             let stats = try await logs.stats(window: question.window, buckets: question.buckets, app: question.app)
             let encoder = HeraldRequestContext.makeResponseEncoder()
             return ByteBuffer(bytes: try encoder.encode(StatsResponse(stats, window: question.windowText)))

@@ -96,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         settings.maxConcurrentRequests = http.maxConcurrentRequests
         settings.rateLimit = http.rateLimit
         settings.refusals = http.refusals
+        settings.longestStatsSharing = http.longestStatsSharing
         settings.registrationLimits = http.registrationLimits
         settings.masterKey = configuration.masterKey
         settings.metricsKey = http.metricsKey

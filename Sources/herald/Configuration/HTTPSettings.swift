@@ -22,6 +22,8 @@ struct HTTPSettings: Sendable {
     var refusals: RefusalThrottle
     /// `HERALD_MAX_DEVICES_PER_USER` and `HERALD_MAX_ACTIVITY_TOKENS_PER_DEVICE`.
     var registrationLimits: RegistrationLimits
+    /// `HERALD_STATS_SHARE_SECONDS`: the longest a statistics answer serves other requests.
+    var longestStatsSharing: Duration
     /// `HERALD_USER_JWT_SECRET`: the HS256 key of user tokens.
     var userJWTSecret: [UInt8]?
     /// `HERALD_USER_JWT_PUBLIC_KEY`: a PEM file with the ES256 key of user tokens; read when the server starts.
@@ -48,6 +50,9 @@ struct HTTPSettings: Sendable {
         rateLimit = try Self.rateLimit(settings)
         refusals = try Self.refusals(settings)
         registrationLimits = try Self.registrationLimits(settings)
+        let sharing = try settings.integer(nil, "HERALD_STATS_SHARE_SECONDS") ?? 60
+        guard (0...3600).contains(sharing) else { throw CommandFailure("HERALD_STATS_SHARE_SECONDS must be 0 to 3600") }
+        longestStatsSharing = .seconds(sharing)
         userJWTSecret = settings.string(nil, "HERALD_USER_JWT_SECRET").map { Array($0.utf8) }
         if let secret = userJWTSecret, secret.count < UserTokenVerifier.minimumSecretLength {
             throw CommandFailure(
