@@ -60,10 +60,12 @@ import Testing
 
     @Test func concurrentQuestionsShareOneAnswer() async throws {
         let maker = Maker()
-        let answers = Answers(clock: ManualClock(), freshness: { _ in .zero }) { question in
-            try await Task.sleep(for: .milliseconds(200))
-            return try await maker.make(question)
-        }
+        let answers = Answers(
+            clock: ManualClock(), freshness: { _ in .zero },
+            make: { question in
+                try await Task.sleep(for: .milliseconds(200))
+                return try await maker.make(question)
+            })
         let given = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<20 { group.addTask { try await answers.answer(Self.day) } }
             return try await group.reduce(into: Set<Int>()) { $0.insert($1) }

@@ -24,12 +24,12 @@ struct StatsRoutes {
 
     init(logs: DeliveryLogStore, longestSharing: Duration) {
         answers = SharedAnswers(
-            clock: ContinuousClock(), freshness: { Self.freshness(of: $0.window, longest: longestSharing) }
-        ) { question in
-            let stats = try await logs.stats(window: question.window, buckets: question.buckets, app: question.app)
-            let encoder = HeraldRequestContext.makeResponseEncoder()
-            return ByteBuffer(bytes: try encoder.encode(StatsResponse(stats, window: question.windowText)))
-        }
+            clock: ContinuousClock(), freshness: { Self.freshness(of: $0.window, longest: longestSharing) },
+            make: { question in
+                let stats = try await logs.stats(window: question.window, buckets: question.buckets, app: question.app)
+                let encoder = HeraldRequestContext.makeResponseEncoder()
+                return ByteBuffer(bytes: try encoder.encode(StatsResponse(stats, window: question.windowText)))
+            })
     }
 
     func register(on router: Router<HeraldRequestContext>) {
