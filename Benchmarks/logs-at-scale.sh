@@ -118,10 +118,10 @@ done
 measure "logs by status since" 50 "${urls[@]}"
 urls=()
 for _ in $(seq 1 "$total"); do urls+=("$base/stats?window=24h"); done
-measure "stats 24h" 200 "${urls[@]}"
+measure "stats 24h" 50 "${urls[@]}"
 urls=()
 for _ in $(seq 1 "$total"); do urls+=("$base/stats?window=24h&buckets=24"); done
-measure "stats 24h, 24 buckets (the dashboard's)" 200 "${urls[@]}"
+measure "stats 24h, 24 buckets (the dashboard's)" 50 "${urls[@]}"
 
 t=$(date +%s%N)
 pruned="$("$herald" prune --older-than 20d --database-url "$url")"
