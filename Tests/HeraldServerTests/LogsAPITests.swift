@@ -92,7 +92,7 @@ import Testing
     @Test func everyKeyReadsButUsersMayNot() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in
-            try await Self.seed(api)
+            _ = try await Self.seed(api)
             try await api.expectEveryKeyReadsButNotUsers("/api/v1/logs?limit=500") { answer, scope in
                 #expect(Self.items(answer).count == 40, "\(scope)")
             }

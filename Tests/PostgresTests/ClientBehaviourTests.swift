@@ -16,7 +16,7 @@ import Testing
                 }
             }
             #expect(try await client.query("SELECT count(*) FROM items").scalar(Int.self) == 0)
-            try await client.withTransaction { connection in
+            _ = try await client.withTransaction { connection in
                 try await connection.execute("INSERT INTO items VALUES (3, 'committed')")
             }
             #expect(try await client.query("SELECT name FROM items").scalar(String.self) == "committed")
@@ -119,7 +119,7 @@ import Testing
             client, _ async throws in
             try await client.withConnection { _ in
                 let started = ContinuousClock.now
-                try await PostgresClient.withWaitBudget(.milliseconds(300)) {
+                await PostgresClient.withWaitBudget(.milliseconds(300)) {
                     for _ in 0..<2 {
                         let error = await #expect(throws: PostgresError.self) { try await client.query("SELECT 1") }
                         #expect(error?.kind == .poolTimeout)

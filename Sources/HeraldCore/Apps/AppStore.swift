@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Postgres
 
 /// The apps Herald serves (`apps`), keyed by the backend's ids.

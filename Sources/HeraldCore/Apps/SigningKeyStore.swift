@@ -1,5 +1,5 @@
 public import Cryptography
-public import Foundation
+import Foundation
 public import Postgres
 
 /// The signing keys Herald may use (`apns_signing_keys`). The material is read only by the process that signs with

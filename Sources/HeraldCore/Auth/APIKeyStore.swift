@@ -1,5 +1,5 @@
 import Cryptography
-public import Foundation
+import Foundation
 public import Postgres
 
 /// Creates, lists, revokes and checks API keys. Only a SHA-256 of each key is stored.

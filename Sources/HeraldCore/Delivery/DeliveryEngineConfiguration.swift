@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// How the delivery engine claims, sends and retries. Defaults suit one `herald` process on a small
 /// machine; every field is documented with its default.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Postgres
 
 /// Users, projects and memberships, keyed by the backend's ids. Every write is an idempotent upsert or delete.

@@ -1,5 +1,5 @@
 public import APNsCore
-public import Foundation
+import Foundation
 public import Postgres
 
 /// The fleet's APNs provider tokens in `apns_provider_tokens` (migration 0018): one row per key and generation.

@@ -1,4 +1,4 @@
-public import Postgres
+import Postgres
 
 /// The channels Herald's processes wake each other on.
 public enum HeraldChannel {

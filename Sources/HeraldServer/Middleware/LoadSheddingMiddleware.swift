@@ -31,10 +31,12 @@ struct LoadSheddingMiddleware: RouterMiddleware {
         self.limit = limit
         self.databaseWaitBudget = databaseWaitBudget
         inProgressGauge = metrics.makeGauge(
-            name: "herald_http_requests_in_progress", help: "API requests being served now (refused ones excluded).")
+            descriptor: .herald(
+                "herald_http_requests_in_progress", help: "API requests being served now (refused ones excluded)."))
         refused = metrics.makeCounter(
-            name: "herald_http_requests_shed_total",
-            help: "API requests answered 503 at once because as many as the server takes were in progress.")
+            descriptor: .herald(
+                "herald_http_requests_shed_total",
+                help: "API requests answered 503 at once because as many as the server takes were in progress."))
     }
 
     func handle(

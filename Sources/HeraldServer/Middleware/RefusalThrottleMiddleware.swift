@@ -18,8 +18,9 @@ struct RefusalThrottleMiddleware: RouterMiddleware {
     init(throttle: RefusalThrottle, metrics: PrometheusCollectorRegistry) {
         self.throttle = throttle
         delayed = metrics.makeCounter(
-            name: "herald_http_refusals_delayed_total",
-            help: "401 and 429 answers held back because their client address was refused too often.")
+            descriptor: .herald(
+                "herald_http_refusals_delayed_total",
+                help: "401 and 429 answers held back because their client address was refused too often."))
     }
 
     func handle(

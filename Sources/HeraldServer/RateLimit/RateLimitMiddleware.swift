@@ -17,8 +17,9 @@ struct RateLimitMiddleware: RouterMiddleware {
         self.limit = limit
         limiter = RateLimiter(clock: ContinuousClock())
         refused = metrics.makeCounter(
-            name: "herald_http_requests_rate_limited_total",
-            help: "API requests answered 429 because their key or user was over its rate limit.")
+            descriptor: .herald(
+                "herald_http_requests_rate_limited_total",
+                help: "API requests answered 429 because their key or user was over its rate limit."))
     }
 
     func handle(

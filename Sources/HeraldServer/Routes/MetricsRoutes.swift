@@ -17,7 +17,8 @@ struct MetricsRoutes {
 
     func register(on router: Router<HeraldRequestContext>) {
         registry.makeGauge(
-            name: "herald_delivery_engine_running", help: "Whether this process runs the delivery engine."
+            descriptor: .herald(
+                "herald_delivery_engine_running", help: "Whether this process runs the delivery engine.")
         )
         .set(to: deliversHere ? 1 : 0)
         let expected = key.map { SHA256.hash(Array($0.utf8)) }

@@ -13,7 +13,7 @@ final class ServerProcess: Sendable {
     /// Starts `executable`, appending its output to `logFile`.
     init(_ executable: String, _ arguments: [String], logFile: URL) throws {
         if !FileManager.default.fileExists(atPath: logFile.path) {
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         }
         let log = try FileHandle(forWritingTo: logFile)
         try log.seekToEnd()

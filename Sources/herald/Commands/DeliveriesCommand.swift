@@ -24,7 +24,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(
                 label: "herald.deliveries")
-            try await client.closing {
+            _ = try await client.closing {
                 try await client.query(
                     "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
             }

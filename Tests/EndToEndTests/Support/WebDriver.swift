@@ -36,7 +36,7 @@ final class WebDriver: Sendable {
         }
         port = try freeLoopbackPort()
         logURL = FileManager.default.temporaryDirectory.appendingPathComponent("chromedriver-\(UUID()).log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         driver = Process()
         driver.executableURL = URL(fileURLWithPath: Self.chromedriver)

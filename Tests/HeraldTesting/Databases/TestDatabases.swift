@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HeraldCore
 import LocalServices
 import Logging

@@ -45,7 +45,7 @@ public final class RunningProgram: Sendable {
     init(_ executable: URL, _ arguments: [String], environment: [String: String], directory: URL?) throws {
         outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(executable.lastPathComponent)-\(UUID()).log")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputURL)
         let process = Process()
         process.executableURL = executable

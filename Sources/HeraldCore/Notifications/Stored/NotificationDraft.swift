@@ -1,4 +1,4 @@
-public import APNsCore
+import APNsCore
 public import Foundation
 
 /// A notification ready to be stored: what to send (``NotificationMessage``) and to whom (``NotificationTargets``),
