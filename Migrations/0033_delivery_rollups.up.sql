@@ -4,8 +4,9 @@
 -- transaction, so it never disagrees with the log after a crash: one grouped upsert per statement (a batch's COPY
 -- writes one row per key, not per push), keys in one order so concurrent writers cannot deadlock. Rows deleted
 -- through the log (prune's row-by-row part) are taken off the same way; a detached day partition takes its minutes
--- with it (LogPartitions, in the transaction that detaches it), and prune drops every minute before its cutoff. Rows moved between partitions inside the log
--- (a day made out of the default partition) are neither added nor taken off: they never leave the log.
+-- with it (LogPartitions, in the transaction that detaches it), and prune drops every minute before its cutoff.
+-- Rows moved between partitions inside the log (a day made out of the default partition) are neither added nor
+-- taken off: they never leave the log.
 --
 -- A statistics bucket then reads the minutes wholly inside it from here, and only the log rows of its first and
 -- last partial minute from the log (DeliveryStats), so its cost follows the minutes asked for, not the pushes sent.
