@@ -92,4 +92,13 @@ import Testing
         _ = try await answers.answer(Self.day)
         #expect(answers.kept == 1)
     }
+
+    @Test func pastTheThresholdFreshAnswersStayAndNewOnesAreNotKept() async throws {
+        let answers = Self.answers(ManualClock(), Maker())
+        let many = Answers.sweepThreshold
+        for number in 1...many { _ = try await answers.answer(Question(name: "\(number)", app: nil)) }
+        #expect(try await answers.answer(Self.day) == many + 1, "answered all the same")
+        #expect(answers.kept == many, "but not kept")
+        #expect(try await answers.answer(Self.day) == many + 2, "so asked again, it is made again")
+    }
 }

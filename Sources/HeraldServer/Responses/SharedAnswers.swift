@@ -6,7 +6,7 @@ import Synchronization
 /// asked for it themselves.
 final class SharedAnswers<Question: Hashable & Sendable, Answer: Sendable, C: Clock>: Sendable
 where C.Duration == Duration {
-    /// Questions kept before finished, stale answers are dropped.
+    /// The most questions kept; stale answers are dropped first.
     static var sweepThreshold: Int { 256 }
 
     private struct Entry {
@@ -38,7 +38,9 @@ where C.Duration == Duration {
             }
             let make = self.make
             let task = Task { try await make(question) }
-            entries[question] = Entry(answer: task, madeAt: nil)
+            // Past the threshold with every answer still fresh, a new one is made but not kept: a caller asking
+            // many different questions costs its own work, never memory for every answer it made.
+            if entries.count < Self.sweepThreshold { entries[question] = Entry(answer: task, madeAt: nil) }
             return task
         }
         do {
