@@ -23,7 +23,6 @@ extension Networked {
             }
             #expect(before.uniqueID != nil)
             #expect(refused == .failed(.unsafeHeaderValue("apns-collapse-id")))
-            #expect(!refused.isRetryable)
             #expect(after.uniqueID != nil)
             #expect(harness.mock.connectionCount == 1, "the connection was never broken")
             #expect(harness.mock.recordedRequests.count == 2, "the unfit request never reached the server")
@@ -43,7 +42,6 @@ extension Networked {
             }
             #expect(ResilienceTests.notAccepted(results).isEmpty)
             #expect(poisoned == .failed(.connectionRefusedRequest))
-            #expect(!poisoned.isRetryable)
             // Two connection errors make it a suspect; the third, with it alone on the connection, fails it.
             #expect(harness.mock.killedConnectionCount == 3)
             #expect(elapsed < .seconds(10))

@@ -130,7 +130,7 @@ extension Networked {
                 try await pool.send(MockHarness.alert(MockHarness.deviceToken()))
             }
             #expect(result.rejectionReason == .expiredProviderToken)
-            #expect(result.isRetryable)
+            #expect(result.rejectionReason?.consequence == .retryLater)
         }
     }
 }
@@ -162,7 +162,7 @@ extension Networked {
             }
             #expect(first.uniqueID != nil)
             #expect(second.rejectionReason == .tooManyProviderTokenUpdates)
-            #expect(second.isRetryable)
+            #expect(second.rejectionReason?.consequence == .pauseSending)
         }
     }
 }

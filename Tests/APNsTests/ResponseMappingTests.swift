@@ -49,33 +49,51 @@ extension Networked {
                 let shortToken = try #require(DeviceToken(hex: String(repeating: "ab", count: 16)))
                 let bad = try await pool.send(MockHarness.alert(shortToken))
                 #expect(bad.rejectionReason == .badDeviceToken)
-                #expect(bad.isDeviceTokenDead)
-                #expect(!bad.isRetryable)
+                #expect(bad.rejectionReason?.consequence == .tryOtherEnvironment)
 
                 let otherApp = try PushRequest(
                     deviceToken: MockHarness.deviceToken(), bundleID: "com.example.other", pushType: .alert,
                     payloadJSON: Data(#"{"aps":{}}"#.utf8))
                 let disallowed = try await pool.send(otherApp)
                 #expect(disallowed.rejectionReason == .topicDisallowed)
-                #expect(disallowed.isCredentialProblem)
+                #expect(disallowed.rejectionReason?.consequence == .fixConfiguration)
             }
         }
 
-        @Test func consequencesFollowApplesAdvice() {
-            #expect(APNsReason.unregistered.consequence == .deactivateDevice)
-            #expect(APNsReason.badDeviceToken.consequence == .deactivateDevice)
-            #expect(APNsReason.tooManyRequests.consequence == .retryLater)
-            #expect(APNsReason.serviceUnavailable.consequence == .retryLater)
-            #expect(APNsReason.invalidProviderToken.consequence == .fixConfiguration)
-            #expect(APNsReason.payloadTooLarge.consequence == .drop)
-            #expect(PushResult.failed(.timedOut).isRetryable)
-            #expect(!PushResult.failed(.cancelled).isRetryable)
-            for reason in APNsReason.known {
-                #expect(APNsReason(name: reason.name) == reason)
-            }
-            #expect(APNsReason.channelNotRegistered.consequence == .drop)
-            #expect(APNsReason.featureNotEnabled.consequence == .fixConfiguration)
+        /// Every documented reason, by Apple's name, and what Herald does about it.
+        static let consequences: [String: RejectionConsequence] = [
+            "BadCollapseId": .drop, "BadDeviceToken": .tryOtherEnvironment, "BadExpirationDate": .drop,
+            "BadMessageId": .drop, "BadPriority": .drop, "BadTopic": .fixConfiguration,
+            "DeviceTokenNotForTopic": .fixConfiguration, "DuplicateHeaders": .drop, "IdleTimeout": .retryLater,
+            "InvalidPushType": .drop, "MissingDeviceToken": .drop, "MissingTopic": .drop, "PayloadEmpty": .drop,
+            "TopicDisallowed": .fixConfiguration, "MissingChannelId": .drop, "BadChannelId": .drop,
+            "ChannelNotRegistered": .drop, "CannotCreateChannelConfig": .drop, "FeatureNotEnabled": .fixConfiguration,
+            "BadRequestParams": .drop, "BadRequestPayload": .drop, "MissingPushType": .drop,
+            "BadCertificate": .refuseCredentials, "BadCertificateEnvironment": .refuseCredentials,
+            "ExpiredProviderToken": .retryLater, "Forbidden": .refuseCredentials, "InvalidProviderToken": .refuseKey,
+            "MissingProviderToken": .refuseCredentials, "UnrelatedKeyIdInToken": .refuseKey,
+            "BadEnvironmentKeyIdInToken": .refuseKey, "BadPath": .drop, "MethodNotAllowed": .drop,
+            "ExpiredToken": .deactivateDevice, "Unregistered": .deactivateDevice, "PayloadTooLarge": .shortenPayload,
+            "TooManyProviderTokenUpdates": .pauseSending, "TooManyRequests": .retryLater,
+            "InternalServerError": .retryLater, "ServiceUnavailable": .pauseSending, "Shutdown": .pauseSending,
+        ]
+
+        @Test func everyDocumentedReasonHasItsConsequence() {
             #expect(APNsReason.known.count == 40)
+            #expect(Set(APNsReason.known.map(\.name)) == Set(Self.consequences.keys))
+            for (name, consequence) in Self.consequences {
+                let reason = APNsReason(name: name)
+                #expect(reason.name == name)
+                #expect(reason.consequence == consequence, "\(name)")
+            }
+            #expect(Set(Self.consequences.values) == Set(RejectionConsequence.allCases), "every consequence is used")
+        }
+
+        @Test func aReasonAppleAddsLaterIsTypedAndRetried() {
+            let reason = APNsReason(name: "SomethingNew")
+            #expect(reason == .unknown("SomethingNew"))
+            #expect(reason.name == "SomethingNew")
+            #expect(reason.consequence == .retryLater)
         }
     }
 }

@@ -1,34 +1,49 @@
-/// What Herald should do about a refused push; one switch so no caller decides alone.
-public enum RejectionConsequence: Hashable, Sendable {
-    /// The device token is gone: deactivate the device, never retry.
+/// What Herald does about a refused push. ``APNsReason/consequence`` is the only place a reason gets its meaning:
+/// the delivery policy, the engine's send health and the key router all read it, so adding a reason is one line.
+public enum RejectionConsequence: Hashable, Sendable, CaseIterable {
+    /// The device token is gone (`Unregistered`, `ExpiredToken`): deactivate the device, never retry.
     case deactivateDevice
-    /// Transient: retry later with backoff.
+    /// The token may belong to the other environment (`BadDeviceToken`): send once there, then deactivate.
+    case tryOtherEnvironment
+    /// The payload is too large: send once shortened, then give up.
+    case shortenPayload
+    /// Transient (`TooManyRequests`, 500, `IdleTimeout`, `ExpiredProviderToken`, a reason Apple added later): retry
+    /// this push later with backoff.
     case retryLater
-    /// Herald's key, team, topic or environment is wrong: alert the operator; retry after fixing.
+    /// Apple's service refused rather than the device (503, `TooManyProviderTokenUpdates`): pause sending and put
+    /// the push back without spending an attempt.
+    case pauseSending
+    /// Apple refused this signing key: send with another key of the team; with none left, pause the key.
+    case refuseKey
+    /// Apple refused the team's credentials as a whole (`Forbidden`, certificate reasons, a missing token): pause
+    /// the key until an operator acts.
+    case refuseCredentials
+    /// The topic or environment is wrong for this push (`BadTopic`, `DeviceTokenNotForTopic`, …): fail it and keep
+    /// the device; the operator fixes the configuration.
     case fixConfiguration
     /// This push is malformed; sending it again cannot help.
     case drop
 }
 
 extension APNsReason {
-    /// The consequence of this reason, following Apple's advice (never retry BadDeviceToken,
-    /// DeviceTokenNotForTopic, Forbidden, ExpiredToken, Unregistered, PayloadTooLarge; back off on
-    /// 429 and 5xx) and seed 004 Appendix B.
+    /// The consequence of this reason, following Apple's advice (never retry a dead token, a malformed push or a
+    /// refused topic; back off on 429 and 5xx) and seed 004 Appendix B.
     public var consequence: RejectionConsequence {
         switch self {
-        case .badDeviceToken, .expiredToken, .unregistered: .deactivateDevice
-        case .tooManyRequests, .internalServerError, .serviceUnavailable, .shutdown, .idleTimeout,
-            .expiredProviderToken, .tooManyProviderTokenUpdates:
-            .retryLater
-        case .badCertificate, .badCertificateEnvironment, .forbidden, .invalidProviderToken, .missingProviderToken,
-            .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken, .badTopic, .topicDisallowed,
-            .deviceTokenNotForTopic, .featureNotEnabled:
-            .fixConfiguration
+        case .expiredToken, .unregistered: .deactivateDevice
+        case .badDeviceToken: .tryOtherEnvironment
+        case .payloadTooLarge: .shortenPayload
+        case .tooManyRequests, .internalServerError, .idleTimeout, .expiredProviderToken: .retryLater
+        case .serviceUnavailable, .shutdown, .tooManyProviderTokenUpdates: .pauseSending
+        case .invalidProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken: .refuseKey
+        case .badCertificate, .badCertificateEnvironment, .forbidden, .missingProviderToken: .refuseCredentials
+        case .badTopic, .topicDisallowed, .deviceTokenNotForTopic, .featureNotEnabled: .fixConfiguration
         case .badCollapseID, .badExpirationDate, .badMessageID, .badPriority, .duplicateHeaders, .invalidPushType,
-            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .payloadTooLarge,
-            .missingChannelID, .badChannelID, .channelNotRegistered, .cannotCreateChannelConfig, .badRequestParams,
-            .badRequestPayload, .missingPushType:
+            .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .missingChannelID,
+            .badChannelID, .channelNotRegistered, .cannotCreateChannelConfig, .badRequestParams, .badRequestPayload,
+            .missingPushType:
             .drop
+        // A reason Apple added after this release: retried with backoff, so it is neither lost nor sent in a loop.
         case .unknown: .retryLater
         }
     }

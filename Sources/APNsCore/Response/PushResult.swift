@@ -9,25 +9,6 @@ public enum PushResult: Hashable, Sendable, CustomStringConvertible {
     /// No answer from Apple (timeout, connection failure, shutdown, cancellation).
     case failed(TransportFailure)
 
-    /// Whether sending the same push again later may succeed (with backoff for 429 and 5xx).
-    public var isRetryable: Bool {
-        switch self {
-        case .accepted: false
-        case .rejected(let rejection): rejection.reason.consequence == .retryLater
-        case .failed(let failure): failure.isRetryable
-        }
-    }
-
-    /// Whether the device token is dead and its device should be deactivated.
-    public var isDeviceTokenDead: Bool {
-        if case .rejected(let rejection) = self { rejection.reason.consequence == .deactivateDevice } else { false }
-    }
-
-    /// Whether Herald's credentials or configuration are at fault (key, team, topic, environment).
-    public var isCredentialProblem: Bool {
-        if case .rejected(let rejection) = self { rejection.reason.consequence == .fixConfiguration } else { false }
-    }
-
     public var description: String {
         switch self {
         case .accepted(let receipt): "accepted apns-id \(receipt.apnsID)"
@@ -109,15 +90,6 @@ public enum TransportFailure: Hashable, Sendable, CustomStringConvertible {
         case .protocolError(let detail): "HTTP/2 error: \(detail)"
         case .unsafeHeaderValue(let header): "not sent: the \(header) header's value is unfit for HTTP/2"
         case .connectionRefusedRequest: "APNs closed the connection over this push, sent alone, after earlier closes"
-        }
-    }
-
-    /// Whether sending the same push again later may get an answer: not when the caller gave up, nor when the push
-    /// itself is what no server takes.
-    public var isRetryable: Bool {
-        switch self {
-        case .cancelled, .unsafeHeaderValue, .connectionRefusedRequest: false
-        case .timedOut, .shutDown, .connectionFailed, .credentialsUnavailable, .noSigningKey, .protocolError: true
         }
     }
 }

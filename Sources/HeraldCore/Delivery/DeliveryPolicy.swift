@@ -4,14 +4,11 @@ public import Foundation
 /// Turns Apple's answer into a ``DeliveryOutcome``: one pure function, so every rule is tested
 /// without sockets and no caller decides alone.
 ///
-/// Rules (issue 5, seed 004 Appendix B, Apple's retry advice):
-/// - `Unregistered`/`ExpiredToken`: deactivate when Apple's timestamp is later than the registration.
-/// - `BadDeviceToken`: retry once in the other environment; then deactivate.
-/// - `DeviceTokenNotForTopic`, `BadTopic`, `TopicDisallowed` and malformed requests: fail, keep the device.
-/// - Credential refusals (403 except the renewable `ExpiredProviderToken`): pause the key.
-/// - `413`: shorten the body and retry once.
-/// - 429, 5xx, unknown reasons, timeouts and connection loss: back off, up to ``maximumAttempts``,
-///   never past the notification's expiration.
+/// A refusal means what ``APNsCore/APNsReason/consequence`` says; this adds the facts of the row:
+/// - a device is deactivated only when Apple's timestamp is later than its registration, and not while the burst
+///   guard holds deactivations back;
+/// - retries back off up to ``maximumAttempts``, never past the notification's expiration;
+/// - timeouts and connection loss retry, a cancelled send goes back to `pending`.
 /// - A push with a header value unfit for HTTP/2, or one that broke its connection when sent alone: fail.
 public struct DeliveryPolicy: Hashable, Sendable {
     /// Attempts before a retryable failure becomes final. Default 8.
@@ -32,10 +29,10 @@ public struct DeliveryPolicy: Hashable, Sendable {
     /// Whether `result` would deactivate the device if nothing held it back: what the burst guard counts.
     public func wouldDeactivate(_ result: PushResult, facts: DeliveryFacts) -> Bool {
         guard case .rejected(let rejection) = result else { return false }
-        switch rejection.reason {
-        case .unregistered, .expiredToken:
+        switch rejection.reason.consequence {
+        case .deactivateDevice:
             return (rejection.timestamp ?? .distantFuture) > facts.deviceRegisteredAt
-        case .badDeviceToken:
+        case .tryOtherEnvironment:
             return facts.isEnvironmentRetry
         default:
             return false
@@ -79,8 +76,8 @@ public struct DeliveryPolicy: Hashable, Sendable {
         of rejection: PushRejection, facts: DeliveryFacts, now: Date, burstGuardTripped: Bool, jitter: Double
     ) -> DeliveryOutcome {
         let reason = rejection.reason
-        switch reason {
-        case .unregistered, .expiredToken:
+        switch reason.consequence {
+        case .deactivateDevice:
             let appleTimestamp = rejection.timestamp ?? now
             guard appleTimestamp > facts.deviceRegisteredAt else {
                 // The device registered again after Apple last saw the token: the answer is stale.
@@ -89,37 +86,25 @@ public struct DeliveryPolicy: Hashable, Sendable {
             if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
             return .deactivateDevice(
                 reason == .unregistered ? .unregistered : .expiredToken, appleTimestamp: appleTimestamp)
-        case .badDeviceToken:
+        case .tryOtherEnvironment:
             guard facts.isEnvironmentRetry else {
                 return .retryInOtherEnvironment(facts.environment == .sandbox ? .production : .sandbox)
             }
             if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
             return .deactivateDevice(.badDeviceToken, appleTimestamp: now)
-        case .payloadTooLarge:
+        case .shortenPayload:
             return facts.wasShortened ? .fail(reason: .apple(reason)) : .retryShortened
-        case .expiredProviderToken:
-            // The connection has already renewed the token; only this push needs sending again.
-            return retry(reason: .apple(reason), facts: facts, now: now, jitter: jitter)
-        case _ where SendHealth.isServiceRefusal(reason):
-            // The service or the key refused, not this device: sending pauses (SendHealth) and the push waits
-            // without spending an attempt.
-            return .release(reason: .apple(reason))
-        default:
-            break
-        }
-        switch reason.consequence {
         case .retryLater:
             return retry(reason: .apple(reason), facts: facts, now: now, jitter: jitter)
-        case .fixConfiguration where Self.isCredentialRefusal(reason):
+        case .pauseSending:
+            // The service refused, not this device: sending pauses (SendHealth) and the push waits without
+            // spending an attempt.
+            return .release(reason: .apple(reason))
+        case .refuseKey, .refuseCredentials:
             return .pauseKey(reason: .apple(reason))
-        case .fixConfiguration, .drop, .deactivateDevice:
+        case .fixConfiguration, .drop:
             return .fail(reason: .apple(reason))
         }
-    }
-
-    /// Whether Apple refused the signing key or team rather than this push (403 except ExpiredProviderToken).
-    public static func isCredentialRefusal(_ reason: APNsReason) -> Bool {
-        reason.status == 403 && reason != .expiredProviderToken
     }
 
     /// The delay before attempt `attempt + 1`: `initialBackoff · 2^(attempt-1)`, capped, then scaled by

@@ -51,20 +51,12 @@ public struct SendHealth: Sendable, Equatable {
         self.credentialBackoff = credentialBackoff
     }
 
-    /// Whether `reason` concerns the service or the key rather than the device it was sent to.
-    public static func isServiceRefusal(_ reason: APNsReason) -> Bool {
-        switch reason {
-        case .serviceUnavailable, .shutdown, .tooManyProviderTokenUpdates: true
-        default: false
-        }
-    }
-
     /// Whether a chunk of answers refuses the service: any service refusal, or a burst of `TooManyRequests`.
     public static func refusesService(_ results: [PushResult]) -> Bool {
         var tooMany = 0
         for result in results {
             guard case .rejected(let rejection) = result else { continue }
-            if isServiceRefusal(rejection.reason) { return true }
+            if rejection.reason.consequence == .pauseSending { return true }
             if rejection.reason == .tooManyRequests { tooMany += 1 }
         }
         return tooMany >= tooManyRequestsBurst && tooMany * 2 >= results.count
@@ -86,7 +78,11 @@ public struct SendHealth: Sendable, Equatable {
         let answeredNormally = results.contains { result in
             switch result {
             case .accepted: true
-            case .rejected(let rejection): !DeliveryPolicy.isCredentialRefusal(rejection.reason)
+            case .rejected(let rejection):
+                switch rejection.reason.consequence {
+                case .refuseKey, .refuseCredentials: false
+                default: true
+                }
             case .failed: false
             }
         }
