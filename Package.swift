@@ -69,6 +69,7 @@ let foundationTargets: [Target] = [
             "Postgres",
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
         swiftSettings: strictSettings
     ),
@@ -101,6 +102,7 @@ let foundationTargets: [Target] = [
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ],
         swiftSettings: strictSettings
     ),
@@ -158,6 +160,7 @@ let apnsTargets: [Target] = [
             "Cryptography",
             "PollSupport",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
         swiftSettings: strictSettings
     ),

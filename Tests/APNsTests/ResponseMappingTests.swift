@@ -97,9 +97,3 @@ extension Networked {
         }
     }
 }
-
-extension PushResult {
-    var rejectionReason: APNsReason? {
-        if case .rejected(let rejection) = self { rejection.reason } else { nil }
-    }
-}

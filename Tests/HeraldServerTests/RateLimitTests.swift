@@ -29,28 +29,12 @@ import Testing
     }
 }
 
-/// A clock the test moves by hand.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let current = Mutex(Instant(offset: .zero))
-    var now: Instant { current.withLock { $0 } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-    func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
-}
-
 @Suite struct RateLimiterTests {
     @Test func eachCallerHasItsOwnBucket() {
-        let clock = ManualClock()
+        let clock = TestClock()
         let limiter = RateLimiter(clock: clock)
         let limit = RateLimit(perSecond: 1, burst: 2)
-        let key = RateLimiter<ManualClock>.Caller.apiKey(UUID())
+        let key = RateLimiter<TestClock>.Caller.apiKey(UUID())
         for _ in 0..<2 { #expect(limiter.take(for: key, limit: limit) == .allowed) }
         #expect(limiter.take(for: key, limit: limit) == .refused(retryAfter: .seconds(1)))
         #expect(limiter.take(for: .user(ExternalID("alice")!), limit: limit) == .allowed, "another caller")
@@ -63,13 +47,13 @@ final class ManualClock: Clock, Sendable {
 
 extension RateLimiterTests {
     @Test func idleCallersAreForgottenOnceThereAreMany() {
-        let clock = ManualClock()
+        let clock = TestClock()
         let limiter = RateLimiter(clock: clock)
         let limit = RateLimit(perSecond: 1, burst: 2)
-        let callers = RateLimiter<ManualClock>.sweepThreshold
+        let callers = RateLimiter<TestClock>.sweepThreshold
         for _ in 0..<callers { _ = limiter.take(for: .apiKey(UUID()), limit: limit) }
         #expect(limiter.count == callers)
-        let busy = RateLimiter<ManualClock>.Caller.user(ExternalID("busy")!)
+        let busy = RateLimiter<TestClock>.Caller.user(ExternalID("busy")!)
         clock.advance(by: .seconds(10))
         for _ in 0..<2 { _ = limiter.take(for: busy, limit: limit) }
         #expect(limiter.count == 1, "the idle callers' buckets were full again, so they were dropped")

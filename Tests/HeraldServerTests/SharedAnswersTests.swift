@@ -1,4 +1,5 @@
 import Foundation
+import HeraldTesting
 import Synchronization
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
         var app: String?
     }
 
-    typealias Answers = SharedAnswers<Question, Int, ManualClock>
+    typealias Answers = SharedAnswers<Question, Int, TestClock>
 
     /// Numbers the answers it makes, and fails the next one when asked to.
     final class Maker: Sendable {
@@ -35,7 +36,7 @@ import Testing
 
     static let day = Question(name: "day", app: nil)
 
-    static func answers(_ clock: ManualClock, _ maker: Maker) -> Answers {
+    static func answers(_ clock: TestClock, _ maker: Maker) -> Answers {
         Answers(clock: clock, freshness: { _ in .seconds(10) }, make: maker.make)
     }
 
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func anAnswerServesItsQuestionUntilItIsStale() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let answers = Self.answers(clock, Maker())
         #expect(try await answers.answer(Self.day) == 1)
         clock.advance(by: .seconds(9))
@@ -61,7 +62,7 @@ import Testing
     @Test func concurrentQuestionsShareOneAnswer() async throws {
         let maker = Maker()
         let answers = Answers(
-            clock: ManualClock(), freshness: { _ in .zero },
+            clock: TestClock(), freshness: { _ in .zero },
             make: { question in
                 try await Task.sleep(for: .milliseconds(200))
                 return try await maker.make(question)
@@ -77,13 +78,13 @@ import Testing
     @Test func aFailedAnswerIsNotKept() async throws {
         let maker = Maker()
         maker.failNext.withLock { $0 = true }
-        let answers = Self.answers(ManualClock(), maker)
+        let answers = Self.answers(TestClock(), maker)
         await #expect(throws: CancellationError.self) { try await answers.answer(Self.day) }
         #expect(try await answers.answer(Self.day) == 1, "asked again")
     }
 
     @Test func staleQuestionsAreForgottenOnceThereAreMany() async throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let answers = Self.answers(clock, Maker())
         let many = Answers.sweepThreshold
         for number in 1...many { _ = try await answers.answer(Question(name: "\(number)", app: nil)) }
@@ -94,7 +95,7 @@ import Testing
     }
 
     @Test func pastTheThresholdFreshAnswersStayAndNewOnesAreNotKept() async throws {
-        let answers = Self.answers(ManualClock(), Maker())
+        let answers = Self.answers(TestClock(), Maker())
         let many = Answers.sweepThreshold
         for number in 1...many { _ = try await answers.answer(Question(name: "\(number)", app: nil)) }
         #expect(try await answers.answer(Self.day) == many + 1, "answered all the same")

@@ -1,13 +1,14 @@
 public import APNsCore
 public import Cryptography
 public import Logging
+public import ServiceLifecycle
 
 /// Herald's APNs pools for one signing key: devices, broadcasts and channel management, each in sandbox and
 /// production, sharing one provider token (tokens are per team and key, valid in every environment and on every
 /// host, and Apple limits renewals per team).
 ///
 /// Connections open on first use, so a pool nobody sends to costs only its idle threads.
-public final class APNsClient: APNsTransport {
+public final class APNsClient: APNsTransport, Service {
     /// Where broadcasts and channel operations go in each environment.
     public struct ChannelEndpoints: Sendable, Hashable {
         public var broadcastSandbox: APNsEndpoint
@@ -88,13 +89,14 @@ public final class APNsClient: APNsTransport {
         return (environment == .production ? production : sandbox).send(requests)
     }
 
-    /// Runs every pool until the calling task is cancelled.
+    /// Runs every pool until the calling task is cancelled or the service group shuts down.
     public func run() async {
-        await withTaskGroup(of: Void.self) { group in
-            for pool in [
-                sandbox, production, broadcastSandbox, broadcastProduction, managementSandbox, managementProduction,
-            ] {
-                group.addTask { await pool.run() }
+        let pools = [
+            sandbox, production, broadcastSandbox, broadcastProduction, managementSandbox, managementProduction,
+        ]
+        await cancelWhenGracefulShutdown {
+            await withTaskGroup(of: Void.self) { group in
+                for pool in pools { group.addTask { await pool.run() } }
             }
         }
     }

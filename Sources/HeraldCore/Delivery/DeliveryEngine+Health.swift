@@ -7,7 +7,7 @@ extension DeliveryEngine {
     /// How many deliveries a worker may claim now (see ``SendHealth``): a full batch, one to probe (only one worker
     /// probes at a time), or none, with the time left in the pause.
     func claimLimit() -> (limit: Int, isProbe: Bool, pause: Duration?) {
-        let now = Date()
+        let now = self.now()
         return state.withLock { state in
             let limit = state.health.claimLimit(batchSize: configuration.batchSize, at: now)
             guard limit > 0 else { return (0, false, state.health.remainingPause(at: now)) }
@@ -21,7 +21,7 @@ extension DeliveryEngine {
 
     /// Whether a pause (``SendHealth``) is running now: batches claimed before it began go back unsent.
     var isSendingPaused: Bool {
-        let now = Date()
+        let now = self.now()
         return state.withLock { $0.health.remainingPause(at: now) != nil }
     }
 
@@ -35,7 +35,7 @@ extension DeliveryEngine {
     /// Feeds a chunk of Apple's answers to ``SendHealth``: a service refusal pauses sending, a normal answer to a
     /// probe resumes full batches.
     func noteAnswers(_ results: [SendResult]) {
-        let now = Date()
+        let now = self.now()
         let (pause, resumed, credentialsRestored) = state.withLock { state -> (Duration?, Bool, Bool) in
             let wasHealthy = state.health.state == .healthy
             let pause = state.health.record(results.map(\.result), at: now, jitter: Double.random(in: 0..<1))
@@ -67,7 +67,7 @@ extension DeliveryEngine {
     /// Apple refused the key or team (or no provider token could be made): sending pauses on the credential ladder
     /// (``SendHealth``), then probes with one push; it resumes by itself once a probe is answered normally.
     func pause(reason: DeliveryReason) {
-        let now = Date()
+        let now = self.now()
         let (first, pause) = state.withLock { state in
             defer { state.pausedReason = reason }
             return (

@@ -90,7 +90,7 @@ extension DeliveryEngine {
     /// Tells the event sink (the webhook) about deactivated devices and final failures.
     private func report(_ attempts: [DeliveryAttempt], deactivated: [DeactivatedDevice]) {
         guard let webhook else { return }
-        let now = Date()
+        let now = self.now()
         var events = deactivated.map {
             WebhookEvent(
                 type: .deviceDeactivated, occurredAt: now, deviceId: $0.deviceID, userId: $0.userExternalID,

@@ -1,12 +1,15 @@
 public import APNsCore
+public import Foundation
 public import Logging
 public import Postgres
+public import ServiceLifecycle
 import Synchronization
 
 /// Turns `pending` delivery rows into pushes and records what Apple said (ARCHITECTURE.md steps Claim,
 /// Send, Record). Any number of engines, in any number of processes, share one database.
 ///
-/// ``run()`` works until its task is cancelled or ``shutdownGracefully()`` is called; either way it
+/// ``run()`` works until its task is cancelled, its service group shuts down or ``shutdownGracefully()`` is called;
+/// either way it
 /// stops claiming, lets sends in flight finish for ``DeliveryEngineConfiguration/shutdownGracePeriod``
 /// (then cancels them and puts their rows back to `pending`), records every result and returns. It does
 /// not start or stop the APNs transport: its owner runs it around the engine.
@@ -14,7 +17,7 @@ import Synchronization
 /// Wake-ups: whoever inserts deliveries sends `NOTIFY` on ``HeraldChannel/deliveries``; workers also poll every
 /// ``DeliveryEngineConfiguration/pollInterval``. A `NOTIFY` on ``HeraldChannel/deliveryControl`` with payload
 /// ``resumeMessage`` resumes a paused key (`herald deliveries resume`).
-public final class DeliveryEngine: Sendable {
+public final class DeliveryEngine: Service {
     /// The payload on ``HeraldChannel/deliveryControl`` that resumes sending after a credential pause.
     public static let resumeMessage = "resume"
 
@@ -24,6 +27,8 @@ public final class DeliveryEngine: Sendable {
     let apns: any APNsTransport
     let webhook: (any DeliveryEventSink)?
     let logger: Logger
+    /// The time every decision uses (backoff, pauses, the planner's expiry checks); tests pass their own.
+    let now: @Sendable () -> Date
     let doorbell = Doorbell()
     /// One burst guard per app and environment.
     let burstGuards: Mutex<BurstGuards>
@@ -48,24 +53,35 @@ public final class DeliveryEngine: Sendable {
     /// - Parameters:
     ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 2 connections.
     ///   - apns: Apple, in both environments (`APNsClient` in production).
-    ///   - webhook: Receives deactivations and final failures; the engine runs it.
+    ///   - webhook: Receives deactivations and final failures; the engine runs it, and stops it after its workers.
+    ///   - now: The wall clock.
     public init(
         client: PostgresClient, apns: any APNsTransport, configuration: DeliveryEngineConfiguration,
         metrics: DeliveryMetrics,
-        webhook: (any DeliveryEventSink)? = nil, logger: Logger
+        webhook: (any DeliveryEventSink)? = nil, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         store = DeliveryStore(client: client)
         self.apns = apns
         self.configuration = configuration
         self.metrics = metrics
         self.webhook = webhook
+        self.now = now
         self.logger = logger
         burstGuards = Mutex(BurstGuards(template: configuration.burstGuard))
         state.withLock { $0.health = SendHealth(credentialBackoff: configuration.credentialBackoff) }
     }
 
-    /// Delivers until cancelled or ``shutdownGracefully()``; see the type's documentation.
+    /// Delivers until cancelled, graceful shutdown or ``shutdownGracefully()``; see the type's documentation.
     public func run() async {
+        await withGracefulShutdownHandler {
+            await deliver()
+        } onGracefulShutdown: {
+            self.logger.info("stopping: no new claims; finishing what is in flight")
+            self.shutdownGracefully()
+        }
+    }
+
+    private func deliver() async {
         logger.info(
             "delivery engine started",
             metadata: [
@@ -82,7 +98,7 @@ public final class DeliveryEngine: Sendable {
                 group.addTask { await self.listen() }
                 group.addTask { await self.rescueLoop() }
                 group.addTask { await self.depthLoop() }
-                if let webhook { group.addTask { await webhook.run() } }
+                if let webhook { group.addTask { try? await webhook.run() } }
                 for worker in workers { await worker.value }
                 group.cancelAll()
             }
@@ -120,6 +136,11 @@ public final class DeliveryEngine: Sendable {
         doorbell.ring()
     }
 
+    /// Asks every running engine, in any process, to end its pause now (`herald deliveries resume`).
+    public static func requestResume(through client: PostgresClient) async throws {
+        _ = try await client.query("SELECT pg_notify(\(HeraldChannel.deliveryControl), \(resumeMessage))")
+    }
+
     /// Whether a credential refusal has paused sending and no probe has been answered normally since.
     public var isPaused: Bool { state.withLock { $0.pausedReason != nil } }
 
@@ -151,44 +172,19 @@ public final class DeliveryEngine: Sendable {
         }
     }
 
+    /// Rings for new deliveries and resumes on `herald deliveries resume`.
     private func listen() async {
-        let listener: PostgresListener
-        do {
-            listener = try PostgresListener(configuration: store.client.configuration, logger: logger)
-        } catch {
-            logger.error(
-                "cannot listen for deliveries; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
-            return
-        }
-        do {
-            try await listener.listen(on: HeraldChannel.deliveries) { wakes in
-                try await listener.listen(on: HeraldChannel.deliveryControl) { commands in
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for await _ in wakes { self.doorbell.ring() }
-                        }
-                        group.addTask {
-                            for await command in commands where command.payload == Self.resumeMessage {
-                                self.resume()
-                            }
-                        }
-                        // Both sequences end when the listener shuts down, at cancellation.
-                        await withTaskCancellationHandler {
-                            await group.next()
-                        } onCancel: {
-                            listener.shutdown()
-                        }
-                        group.cancelAll()
-                    }
-                }
-            }
-        } catch {
-            if !Task.isCancelled {
-                logger.error("LISTEN failed; polling only", metadata: [DeliveryMetadataKey.error: "\(error)"])
+        let listener = NotificationListener(
+            configuration: store.client.configuration,
+            channels: [HeraldChannel.deliveries, HeraldChannel.deliveryControl], subject: "new deliveries",
+            logger: logger)
+        await listener.run { notification in
+            if notification.channel == HeraldChannel.deliveries {
+                self.doorbell.ring()
+            } else if notification.payload == Self.resumeMessage {
+                self.resume()
             }
         }
-        // The session is closed before the engine stops, so a process that exits next does not race it.
-        await listener.close()
     }
 
     private func rescueLoop() async {

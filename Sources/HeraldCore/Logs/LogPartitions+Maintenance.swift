@@ -1,4 +1,21 @@
 public import Logging
+public import ServiceLifecycle
+
+/// Keeps the delivery log's partitions ahead for as long as Herald runs: the service form of
+/// ``LogPartitions/maintain(every:logger:)``, stopped by the service group.
+public struct LogPartitionUpkeep: Service {
+    let partitions: LogPartitions
+    let logger: Logger
+
+    public init(partitions: LogPartitions, logger: Logger) {
+        self.partitions = partitions
+        self.logger = logger
+    }
+
+    public func run() async {
+        await cancelWhenGracefulShutdown { [partitions, logger] in await partitions.maintain(logger: logger) }
+    }
+}
 
 extension LogPartitions {
     /// Keeps the partitions ahead until the task is cancelled: ``ensure(daysAhead:now:)`` at once, then every

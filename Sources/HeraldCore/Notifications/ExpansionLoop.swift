@@ -1,13 +1,14 @@
 import Foundation
 public import Logging
 public import Postgres
+public import ServiceLifecycle
 
 /// Keeps expanding notifications as they fall due: woken at once by `NOTIFY` (or an in-process ``wake()``), by the
 /// time of the next scheduled one, and by polling as the safety net for lost notifications.
-public struct ExpansionLoop: Sendable {
+public struct ExpansionLoop: Service {
     public let expander: NotificationExpander
     private let listenerConfiguration: PostgresConfiguration
-    private let signal = WakeSignal()
+    private let doorbell = Doorbell()
     private let pollInterval: Duration
     private let logger: Logger
 
@@ -22,36 +23,27 @@ public struct ExpansionLoop: Sendable {
     }
 
     /// Asks the loop to look for due notifications now.
-    public func wake() async { await signal.signal() }
+    public func wake() { doorbell.ring() }
 
-    /// Runs until the task is cancelled.
-    public func run() async throws {
-        let listener = try PostgresListener(configuration: listenerConfiguration, logger: logger)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [signal, logger] in
-                while !Task.isCancelled {
-                    do {
-                        try await listener.listen(on: HeraldChannel.notifications) { notifications in
-                            for await _ in notifications { await signal.signal() }
-                        }
-                    } catch {
-                        logger.warning("listening for notifications failed", metadata: ["error": "\(error)"])
-                    }
-                    try? await Task.sleep(for: .seconds(1))
-                }
+    /// Runs until the task is cancelled or the service group shuts down.
+    public func run() async {
+        let listener = NotificationListener(
+            configuration: listenerConfiguration, channels: [HeraldChannel.notifications],
+            subject: "new notifications", logger: logger)
+        await cancelWhenGracefulShutdown { [doorbell] in
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await listener.run { _ in doorbell.ring() } }
+                await expandUntilCancelled()
+                group.cancelAll()
             }
-            await expandUntilCancelled()
-            group.cancelAll()
-            listener.shutdown()
         }
-        // The session is closed before the loop returns, so a process that exits next does not race it.
-        await listener.close()
     }
 
     private func expandUntilCancelled() async {
         let store = NotificationStore(client: expander.client)
         var lastPrune = ContinuousClock.now - .seconds(3600)
         while !Task.isCancelled {
+            let seen = doorbell.generation
             var timeout = pollInterval
             do {
                 // Idempotency keys are kept 24 hours; removing the old ones now and then keeps the table small.
@@ -75,7 +67,7 @@ public struct ExpansionLoop: Sendable {
                 if Task.isCancelled { return }
                 logger.error("expanding notifications failed", metadata: ["error": "\(error)"])
             }
-            await signal.wait(timeout: timeout)
+            await doorbell.wait(after: seen, timeout: timeout)
         }
     }
 }

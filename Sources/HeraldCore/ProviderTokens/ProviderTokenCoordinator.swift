@@ -1,6 +1,7 @@
 public import APNsCore
 public import Foundation
 public import Logging
+public import ServiceLifecycle
 import Synchronization
 
 /// Keeps every process of the fleet on one APNs provider token per signing key, through ``ProviderTokenStore``.
@@ -12,7 +13,7 @@ import Synchronization
 /// generation, which exactly one process wins. A process checks the store every ``checkInterval`` and at once when
 /// Apple's answers ask for another token. If the store is unreachable, the source signs its own only when the token
 /// it was given nears expiry.
-public final class ProviderTokenCoordinator: Sendable {
+public final class ProviderTokenCoordinator: Service {
     public static let renewalAge: Duration = .seconds(50 * 60)
     static let minimumAge: Duration = .seconds(20 * 60)
     static let maximumAge: Duration = .seconds(60 * 60)
@@ -36,9 +37,13 @@ public final class ProviderTokenCoordinator: Sendable {
         self.logger = logger
     }
 
-    /// Synchronises with the store until the task is cancelled.
+    /// Synchronises with the store until the task is cancelled or the service group shuts down.
     public func run() async {
         source.onRenewalNeeded { [weak self] reason in self?.renewalNeeded(reason) }
+        await cancelWhenGracefulShutdown { await self.synchronizeUntilCancelled() }
+    }
+
+    private func synchronizeUntilCancelled() async {
         while !Task.isCancelled {
             let seen = doorbell.generation
             let reason = requested.withLock { current in

@@ -54,21 +54,12 @@ public enum HeraldApplication {
     ) -> some ApplicationProtocol {
         let router = router(settings: settings, services: services)
         var extra: [any Service] = []
-        if let expansion = services.expansion { extra.append(ExpansionService(loop: expansion)) }
+        if let expansion = services.expansion { extra.append(expansion) }
         return Application(
             router: router,
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "Herald"),
             services: extra,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
-    }
-}
-
-/// Runs the expansion loop until graceful shutdown.
-struct ExpansionService: Service {
-    let loop: ExpansionLoop
-
-    func run() async throws {
-        try await cancelWhenGracefulShutdown { try await loop.run() }
     }
 }

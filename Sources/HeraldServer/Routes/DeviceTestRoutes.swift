@@ -32,7 +32,7 @@ struct DeviceTestRoutes {
             }
             let accepted = try await services.notifications.accept(
                 NotificationDraft(direct: Self.testPush(to: deviceID)), apiKeyID: context.apiKeyID)
-            await services.expansion?.wake()
+            services.expansion?.wake()
             return EditedResponse(status: .accepted, response: AcceptedResponse(id: accepted.id))
         }
     }

@@ -23,7 +23,7 @@ struct OutboxAcceptance {
             }
         }
         let accepted = try await services.notifications.accept(draft, apiKeyID: key.id, idempotency: idempotency)
-        if !accepted.replayed { await services.expansion?.wake() }
+        if !accepted.replayed { services.expansion?.wake() }
         return EditedResponse(
             status: .accepted, headers: accepted.replayed ? [Self.replayedHeader: "true"] : [:],
             response: AcceptedResponse(id: accepted.id))

@@ -50,7 +50,7 @@ struct ScheduleRoutes {
             }
             guard found else { throw APIError.notFound("no notification has this id", field: "notificationId") }
             // A time moved earlier must not wait for the expander's previous wake-up.
-            await services.expansion?.wake()
+            services.expansion?.wake()
             guard let status = try await services.notifications.status(id, in: context.appScope) else {
                 throw APIError.notFound("no notification has this id", field: "notificationId")
             }

@@ -95,7 +95,7 @@ private func withChannels(
             .synchronize()
         let defaultClient = try settings.makeClient(tokens: source, logger: logger)
         let router = KeyRouter(
-            defaultClient: defaultClient, settings: settings, database: client, masterKey: configuration.masterKey,
+            settings: settings, defaultClient: defaultClient, database: client, masterKey: configuration.masterKey,
             metrics: NOOPMetricsHandler.instance, logger: logger)
         try await router.refresh()
         let running = Task { await defaultClient.run() }

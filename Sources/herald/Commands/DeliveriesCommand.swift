@@ -24,10 +24,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func run() async throws {
             let client = try HeraldConfiguration.resolve(database: database).oneSessionClient(
                 label: "herald.deliveries")
-            _ = try await client.closing {
-                try await client.query(
-                    "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
-            }
+            try await client.closing { try await DeliveryEngine.requestResume(through: client) }
             Console.line("asked every running delivery engine to resume sending")
         }
     }

@@ -39,7 +39,6 @@ struct DevCommand: AsyncParsableCommand {
         if let port, port != 0, !isLoopbackPortFree(port) {
             throw CommandFailure("port \(port) is in use on 127.0.0.1: pass another --port, or 0 for any free one")
         }
-        let shutdown = ShutdownSignal()
         let configuration = try HeraldConfiguration.resolve()
         let logger = configuration.logger(label: "herald.dev")
         let migrationSettings = DatabaseSettings(
@@ -49,7 +48,7 @@ struct DevCommand: AsyncParsableCommand {
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
         try await EmbeddedPostgres.withCluster(options: .init(directory: postgresDirectory, durable: true)) {
             postgres in
-            try await run(on: postgres, migrations: migrationSettings, folder: folder, until: shutdown, logger: logger)
+            try await run(on: postgres, migrations: migrationSettings, folder: folder, logger: logger)
             Console.line("stopping PostgreSQL …")
         }
         Console.line("stopped")
@@ -58,7 +57,7 @@ struct DevCommand: AsyncParsableCommand {
     /// Migrates, starts apns-mock and serves until a signal; stops the mock last.
     private func run(
         on postgres: EmbeddedPostgres, migrations migrationSettings: DatabaseSettings, folder: DevDataFolder,
-        until shutdown: ShutdownSignal, logger: Logger
+        logger: Logger
     ) async throws {
         let databaseURL = postgres.url()
         let database = try PostgresConfiguration(databaseURL)
@@ -77,8 +76,7 @@ struct DevCommand: AsyncParsableCommand {
                 do {
                     try await serve(
                         client: client, engineClient: engineClient, database: database, databaseURL: databaseURL,
-                        apns: apns, folder: folder,
-                        until: shutdown, logger: logger)
+                        apns: apns, folder: folder, logger: logger)
                 } catch {
                     try? await apns.stop()
                     throw error
@@ -93,7 +91,7 @@ struct DevCommand: AsyncParsableCommand {
     private func serve(
         client: PostgresClient, engineClient: PostgresClient, database: PostgresConfiguration, databaseURL: String,
         apns: DevAPNs,
-        folder: DevDataFolder, until shutdown: ShutdownSignal, logger: Logger
+        folder: DevDataFolder, logger: Logger
     ) async throws {
         try await DevDemo.seed(Directory(client: client))
         let apiKey = try await DevAPIKey.replace(in: APIKeyStore(client: client))
@@ -117,18 +115,15 @@ struct DevCommand: AsyncParsableCommand {
         let host = settings.host
         let dataFolder = folder.root.path
         try await gateway.run(
-            until: {
-                await shutdown.wait()
-                // Also called when the gateway ended by itself; then there is nothing to announce.
-                guard !Task.isCancelled else { return }
-                Console.line()
-                Console.line("stopping the HTTP server and the delivery engine …")
-            },
             onServing: { port in
                 let welcome = DevWelcome(
                     baseURL: "http://\(host):\(port)", apiKey: apiKey.secret, userToken: userToken,
                     databaseURL: databaseURL, dataFolder: dataFolder)
                 Console.line(welcome.text)
+            },
+            onStopping: {
+                Console.line()
+                Console.line("stopping the HTTP server and the delivery engine …")
             })
     }
 }

@@ -38,7 +38,6 @@ struct ServeCommand: AsyncParsableCommand {
     var deliver = true
 
     func run() async throws {
-        let shutdown = ShutdownSignal()
         let configuration = try HeraldConfiguration.resolve(
             database: database, apns: apns, delivery: delivery, server: server, sends: deliver)
         let logger = configuration.logger(label: "herald")
@@ -65,9 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
                         client: engineClient, configuration: configuration,
                         metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
                     logger: logger)
-                try await gateway.run(until: { await shutdown.wait() }) { port in
+                try await gateway.run(onServing: { port in
                     logger.notice("Herald is serving on \(settings.host):\(port)")
-                }
+                })
             }
         }
     }

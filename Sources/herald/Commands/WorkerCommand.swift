@@ -6,6 +6,7 @@ import Foundation
 import HeraldCore
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// `herald worker`: runs only the delivery engine, for processes that deliver without serving the API.
 struct WorkerCommand: AsyncParsableCommand {
@@ -36,21 +37,10 @@ struct WorkerCommand: AsyncParsableCommand {
                 masterKey: configuration.masterKey,
                 metrics: NOOPMetricsHandler.instance, logger: logger)
             await runtime.defineDefaults()
-            let signal = ShutdownSignal()
+            await runtime.prepare()
             // The engine writes the log, so the days it writes into are made here too (see `LogPartitions`).
-            let maintenance = Task { await LogPartitions(client: client).maintain(logger: logger) }
-            let (stopped, stop) = AsyncStream<Void>.makeStream()
-            let running = Task {
-                await runtime.run {
-                    for await _ in stopped {}
-                }
-            }
-            await signal.wait()
-            logger.info("stopping: no new claims; finishing what is in flight")
-            stop.finish()
-            await running.value
-            maintenance.cancel()
-            await maintenance.value
+            let upkeep = LogPartitionUpkeep(partitions: LogPartitions(client: client), logger: logger)
+            try await ServiceGroup.stoppedBySignals([upkeep] + runtime.services, logger: logger).run()
         }
     }
 }

@@ -1,7 +1,10 @@
 import APNs
 import APNsCore
+import CoreMetrics
 import Cryptography
+import HeraldCore
 import Logging
+import Postgres
 
 extension APNsSettings {
     /// The pool configuration for one environment.
@@ -24,5 +27,46 @@ extension APNsSettings {
         try APNsClient(
             tokens: tokens, sandbox: clientConfiguration(for: .sandbox),
             production: clientConfiguration(for: .production), channels: channels, logger: logger)
+    }
+}
+
+/// Makes each signing key's client the way the settings' key's is made, for the key router.
+struct APNsSigningKeyClients: SigningKeyClients {
+    let settings: APNsSettings
+    let logger: Logger
+
+    func makeClient(for key: SigningKey, privateKeyPEM: String) throws -> any SigningKeyClient {
+        let tokens = ProviderTokenSource(
+            key: try P256PrivateKey(pem: privateKeyPEM), keyID: key.keyID, teamID: key.teamID, logger: logger)
+        return KeyClient(client: try settings.makeClient(tokens: tokens, logger: logger), tokens: tokens)
+    }
+
+    private struct KeyClient: SigningKeyClient {
+        let client: APNsClient
+        let tokens: any ProviderTokenSharing
+
+        func send(_ request: PushRequest, environment: APNsEnvironment) async throws -> PushResult {
+            try await client.send(request, environment: environment)
+        }
+
+        func send(_ requests: [PushRequest], environment: APNsEnvironment) -> PushAnswers {
+            client.send(requests, environment: environment)
+        }
+
+        func run() async { await client.run() }
+    }
+}
+
+extension KeyRouter<ContinuousClock> {
+    /// The router over the settings' key's client, making every other key's client like it.
+    convenience init(
+        settings: APNsSettings, defaultClient: APNsClient, database: PostgresClient, masterKey: AES256GCM?,
+        metrics: any MetricsFactory, logger: Logger
+    ) {
+        self.init(
+            defaultClient: defaultClient, defaultKey: SigningKeyRef(teamID: settings.teamID, keyID: settings.keyID),
+            clients: APNsSigningKeyClients(settings: settings, logger: logger),
+            keyIdleLifetime: settings.keyIdleLifetime, database: database, masterKey: masterKey,
+            clock: ContinuousClock(), metrics: metrics, logger: logger)
     }
 }

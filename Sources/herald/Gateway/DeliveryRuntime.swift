@@ -7,16 +7,17 @@ import HeraldCore
 import HeraldWebhook
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// The delivery engine with its APNs client (sandbox and production side by side), the fleet's shared provider
-/// token, the key router that signs each push with a key of its app's team, and the webhook, wired from settings: what `herald worker` runs alone and `herald serve` runs beside the
-/// API.
+/// token, the key router that signs each push with a key of its app's team, and the webhook, wired from settings:
+/// what `herald worker` runs alone and `herald serve` runs beside the API.
 struct DeliveryRuntime {
     let engine: DeliveryEngine
     let apns: APNsClient
     let tokens: ProviderTokenCoordinator
     /// Chooses each push's signing key; the engine sends through it.
-    let router: KeyRouter
+    let router: KeyRouter<ContinuousClock>
     private let defaults: SingleAppDefaults
 
     init(
@@ -29,7 +30,7 @@ struct DeliveryRuntime {
         tokens = ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
         defaults = SingleAppDefaults(client: client, settings: settings, logger: logger)
         router = KeyRouter(
-            defaultClient: apns, settings: settings, database: client, masterKey: masterKey, metrics: factory,
+            settings: settings, defaultClient: apns, database: client, masterKey: masterKey, metrics: factory,
             logger: logger)
         let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
@@ -45,35 +46,17 @@ struct DeliveryRuntime {
         await defaults.define()
     }
 
-    /// Runs the APNs client and the engine until `stop` returns (a signal), then shuts down in order: stop
-    /// claiming, finish or release what is in flight, close the APNs connections.
-    ///
-    /// The fleet's provider token is adopted before the first push, so a restarted or added process sends with the
-    /// token the others use rather than a new one Apple may refuse.
-    func run(until stop: @escaping @Sendable () async -> Void) async {
-        let router = router
+    /// Reads the apps and keys, and adopts the fleet's provider token, before the first push: a restarted or added
+    /// process then sends with the token the others use rather than a new one Apple may refuse.
+    func prepare() async {
         try? await router.refresh()
-        let routerTask = Task { await router.run() }
-        let tokens = tokens
         try? await tokens.synchronize()
-        let tokenTask = Task { await tokens.run() }
-        defer { tokenTask.cancel() }
-        let apns = apns
-        let apnsTask = Task { await apns.run() }
-        let engine = engine
-        let engineTask = Task { await engine.run() }
-        let stopper = Task {
-            await stop()
-            engine.shutdownGracefully()
-        }
-        await engineTask.value
-        stopper.cancel()
-        apnsTask.cancel()
-        await apnsTask.value
-        // The router's listening session closes before the process may exit.
-        routerTask.cancel()
-        await routerTask.value
     }
+
+    /// The services in the order they start; a service group stops them in reverse: the engine first (it stops
+    /// claiming and finishes or releases what is in flight), then the router with every key's connections, the
+    /// token renewal, and last the settings' key's connections.
+    var services: [any Service] { [apns, tokens, router, engine] }
 }
 
 /// The single-app settings (`APNS_BUNDLE_ID`, `APNS_TEAM_ID`, `APNS_KEY_ID`, `APNS_KEY_PATH`, `APNS_PRODUCTION`) as

@@ -3,6 +3,7 @@ import HeraldServer
 import Logging
 import Postgres
 import ServiceLifecycle
+import UnixSignals
 
 /// Herald's gateway in one process: the HTTP API, the expansion loop, the delivery log's partitions and, when given,
 /// the delivery engine. `herald serve` and `herald dev` both run it, so they start and stop the same way.
@@ -42,40 +43,43 @@ struct Gateway {
         self.logger = logger
     }
 
-    /// Serves until `stop` returns, then stops in order: the HTTP server (finishing requests in flight) with the
-    /// expansion loop, then the engine, so what was accepted until the last request still gets claimed. From the
-    /// start the log's partitions for today and the days ahead are made, and kept every hour.
-    /// - Parameter onServing: Called with the bound port once the server listens.
+    /// Serves until SIGTERM or SIGINT, then stops in the reverse of the start order: the HTTP server (finishing
+    /// requests in flight) with the expansion loop, then the engine, so what was accepted until the last request
+    /// still gets claimed, then the APNs connections and, last, the upkeep of the log's partitions (for today and the
+    /// days ahead, from the start and every hour).
+    /// - Parameters:
+    ///   - onServing: Called with the bound port once the server listens.
+    ///   - onStopping: Called when a signal begins the shutdown.
     func run(
-        until stop: @escaping @Sendable () async -> Void, onServing: @escaping @Sendable (Int) async -> Void
+        onServing: @escaping @Sendable (Int) async -> Void, onStopping: @escaping @Sendable () -> Void = {}
     ) async throws {
         await delivery?.defineDefaults()
+        await delivery?.prepare()
         let application = HeraldApplication.make(
             settings: settings, services: services, logger: logger, onServerRunning: onServing)
-        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
-        let (partitions, logger) = (partitions, logger)
-        let maintenance = Task { await partitions.maintain(logger: logger) }
-        let (served, serverStopped) = AsyncStream<Void>.makeStream()
-        let delivering = delivery.map { runtime in
-            Task { await runtime.run { for await _ in served {} } }
-        }
-        let stopper = Task {
-            await stop()
-            await group.triggerGracefulShutdown()
-        }
-        defer { stopper.cancel() }
-        do {
-            try await group.run()
-        } catch {
-            serverStopped.finish()
-            await delivering?.value
-            maintenance.cancel()
-            await maintenance.value
-            throw error
-        }
-        serverStopped.finish()
-        await delivering?.value
-        maintenance.cancel()
-        await maintenance.value
+        let services: [any Service] =
+            [LogPartitionUpkeep(partitions: partitions, logger: logger)] + (delivery?.services ?? [])
+            + [application, StopAnnouncement(announce: onStopping)]
+        try await ServiceGroup.stoppedBySignals(services, logger: logger).run()
+    }
+}
+
+extension ServiceGroup {
+    /// Runs `services` until SIGTERM or SIGINT, then shuts them down gracefully, last started first.
+    static func stoppedBySignals(_ services: [any Service], logger: Logger) -> ServiceGroup {
+        ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    }
+}
+
+/// Calls `announce` when the group begins to stop: started last, it is the first told.
+struct StopAnnouncement: Service {
+    let announce: @Sendable () -> Void
+
+    func run() async throws {
+        try await gracefulShutdown()
+        announce()
     }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Wakes waiting workers: rung by `NOTIFY`, by the rescuer and by resumed keys.
+/// Wakes waiting loops: the engine's workers, expansion, the key router, token renewal and the webhook, each rung by
+/// `NOTIFY` or by the code that made new work. Herald's one wake primitive.
 ///
 /// Each ring bumps a generation, so a worker that saw generation g before claiming returns at once
 /// from ``wait(after:timeout:)`` if a ring came while it was busy.
