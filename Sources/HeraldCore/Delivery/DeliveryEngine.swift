@@ -151,7 +151,9 @@ public final class DeliveryEngine: Service {
             let generation = doorbell.generation
             let (limit, isProbe, pause) = claimLimit()
             guard limit > 0 else {
-                await doorbell.wait(after: generation, timeout: pause ?? configuration.pollInterval)
+                // At most a poll interval, so the end of a pause is seen on the engine's clock, whichever it is.
+                await doorbell.wait(
+                    after: generation, timeout: min(pause ?? configuration.pollInterval, configuration.pollInterval))
                 continue
             }
             let batch: [ClaimedDelivery]

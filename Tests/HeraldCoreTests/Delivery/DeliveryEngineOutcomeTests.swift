@@ -148,25 +148,31 @@ extension Networked {
         }
 
         /// A refused key pauses sending on the credential ladder: one probe per pause, no attempt spent, and
-        /// delivery resumes by itself once Apple accepts a probe.
+        /// delivery resumes by itself once Apple accepts a probe. The engine's clock is the test's, so the pauses
+        /// are the real ones (1 then 2 minutes at most) and nothing waits for them.
         @Test func credentialRefusalBacksOffAndResumesWhenAppleAcceptsAProbe() async throws {
             let harness = try await EngineHarness.start()
             harness.sandbox.script(
                 deviceTokenPrefix: "403", .reject(status: 403, reason: "InvalidProviderToken", timestamp: nil))
             let target = try await single(harness, token: EngineHarness.token("403"))
-            var configuration = EngineHarness.configuration()
-            configuration.credentialBackoff = SendHealth.Backoff(initial: .seconds(2), maximum: .seconds(4))
-            let engine = harness.makeEngine(configuration)
+            let clock = ManualClock()
+            let engine = harness.makeEngine(now: { clock.now() })
             let runner = Task { await engine.run() }
             while !engine.isPaused { try await Task.sleep(for: .milliseconds(50)) }
             try await Task.sleep(for: .milliseconds(500))
-            #expect(harness.sandbox.recordedRequests.count == 1, "within the first pause (at least 1 s), nothing more")
+            #expect(harness.sandbox.recordedRequests.count == 1, "within the first pause, nothing more")
             let paused = try await harness.delivery(target.delivery)
             #expect(paused.state == "pending" && paused.attempts == 0)
             #expect(engine.recorded.pausedKeys == 1)
-            // The second probe (after 1 to 2 s) is refused too; the one after that (2 to 4 s later) is accepted.
+            // The second probe (the first pause is 30 to 60 s) is refused too; the one after the second pause (60 to
+            // 120 s) is accepted.
+            clock.advance(by: 60)
             while harness.sandbox.recordedRequests.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
+            while !engine.isPaused { try await Task.sleep(for: .milliseconds(20)) }
             harness.sandbox.script(deviceTokenPrefix: "403", .accept(apnsID: target.delivery.uuidString.lowercased()))
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(harness.sandbox.recordedRequests.count == 2, "within the second pause, nothing more")
+            clock.advance(by: 120)
             while try await harness.delivery(target.delivery).state != "sent" {
                 try await Task.sleep(for: .milliseconds(50))
             }
@@ -195,8 +201,7 @@ extension Networked {
             #expect(paused.attempts == 0)
             #expect(engine.recorded.pausedKeys == 1)
             harness.sandbox.script(deviceTokenPrefix: "403", .accept(apnsID: target.delivery.uuidString.lowercased()))
-            try await harness.client.query(
-                "SELECT pg_notify(\(HeraldChannel.deliveryControl), \(DeliveryEngine.resumeMessage))")
+            try await DeliveryEngine.requestResume(through: harness.client)
             while try await harness.delivery(target.delivery).state != "sent" {
                 try await Task.sleep(for: .milliseconds(50))
             }

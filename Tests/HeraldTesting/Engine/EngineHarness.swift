@@ -90,11 +90,12 @@ public struct EngineHarness: Sendable {
 
     public func makeEngine(
         _ configuration: DeliveryEngineConfiguration = EngineHarness.configuration(), client: PostgresClient? = nil,
-        webhook: (any DeliveryEventSink)? = nil
+        webhook: (any DeliveryEventSink)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) -> DeliveryEngine {
         DeliveryEngine(
             client: client ?? self.client, apns: apns, configuration: configuration,
-            metrics: DeliveryMetrics(factory: TestMetrics()), webhook: webhook, logger: Logger(label: "test.engine"))
+            metrics: DeliveryMetrics(factory: TestMetrics()), webhook: webhook, now: now,
+            logger: Logger(label: "test.engine"))
     }
 
     /// Runs `engine` until `done` holds (checked every 100 ms) or `timeout` passes, then shuts it down.
