@@ -103,6 +103,11 @@ public final class KeyRouter<C: Clock>: APNsTransport, Service where C.Duration 
                 group.cancelAll()
             }
         }
+        stopClients()
+    }
+
+    /// Stops every key client the router made: their connections and token renewal.
+    func stopClients() {
         for client in state.withLock({ Array($0.clients.values) }) { client.stop() }
     }
 

@@ -53,6 +53,7 @@ import Testing
 
     @Test func beforeTheFirstReadTheDefaultKeySigns() async throws {
         let fixture = try await Self.fixture(refreshed: false)
+        defer { fixture.router.stopClients() }
         let result = try await fixture.router.send(try Self.push(), environment: .sandbox)
         #expect(result.isAccepted)
         #expect(fixture.clients.sent("DEFAULT") == 1)
@@ -61,6 +62,7 @@ import Testing
 
     @Test func aRefusedKeyIsPausedAndTheTeamsNextKeySignsUntilThePauseIsOver() async throws {
         let fixture = try await Self.fixture()
+        defer { fixture.router.stopClients() }
         fixture.clients.refuse("FIRST", with: .invalidProviderToken)
         let first = try await fixture.router.send(try Self.push(), environment: .sandbox)
         #expect(first.isAccepted)
@@ -80,6 +82,7 @@ import Testing
 
     @Test func theLastKeysRefusalReachesTheEngine() async throws {
         let fixture = try await Self.fixture()
+        defer { fixture.router.stopClients() }
         fixture.clients.refuse("FIRST", with: .unrelatedKeyIDInToken)
         fixture.clients.refuse("SECOND", with: .badEnvironmentKeyIDInToken)
         let result = try await fixture.router.send(try Self.push(), environment: .sandbox)
@@ -88,6 +91,7 @@ import Testing
 
     @Test func aRefusalOfTheTeamsCredentialsIsNotTriedWithAnotherKey() async throws {
         let fixture = try await Self.fixture()
+        defer { fixture.router.stopClients() }
         fixture.clients.refuse("FIRST", with: .forbidden)
         let result = try await fixture.router.send(try Self.push(), environment: .sandbox)
         #expect(result.rejectionReason == .forbidden)
@@ -96,6 +100,7 @@ import Testing
 
     @Test func aBatchRefusedByItsKeyGoesOutWithTheNextKey() async throws {
         let fixture = try await Self.fixture()
+        defer { fixture.router.stopClients() }
         fixture.clients.refuse("FIRST", with: .invalidProviderToken)
         let pushes = try (0..<4).map { _ in try Self.push() }
         var answered: [Int: PushResult] = [:]
@@ -110,6 +115,7 @@ import Testing
 
     @Test func aPushNoKeyMaySignFailsAsNoSigningKey() async throws {
         let fixture = try await Self.fixture(keys: [("SANDBOXONLY", .sandbox)])
+        defer { fixture.router.stopClients() }
         let result = try await fixture.router.send(try Self.push(), environment: .production)
         guard case .failed(.noSigningKey) = result else {
             Issue.record("expected noSigningKey, got \(result)")
@@ -120,6 +126,7 @@ import Testing
 
     @Test func anIdleKeysConnectionsCloseAfterTheIdleLifetime() async throws {
         let fixture = try await Self.fixture()
+        defer { fixture.router.stopClients() }
         _ = try await fixture.router.send(try Self.push(), environment: .sandbox)
         try await Self.waitUntil { fixture.clients.running == ["FIRST"] }
         fixture.clock.advance(by: .seconds(599))
