@@ -126,16 +126,6 @@ public final class PostgresConnection: Sendable {
         try await run(statement).affectedRows
     }
 
-    /// Runs a prepared statement, preparing it on this session first if needed.
-    @discardableResult
-    public func query(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) async throws -> PostgresRows
-    {
-        PostgresRows(
-            result: try await withStatement {
-                try $0.execute(prepared: statement.name, sql: statement.sql, bindings)
-            })
-    }
-
     private func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> PostgresRows {
         let (name, sql, bindings) = (Statement.name, Statement.sql, statement.makeBindings())
         return PostgresRows(result: try await withStatement { try $0.execute(prepared: name, sql: sql, bindings) })

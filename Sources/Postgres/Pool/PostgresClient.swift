@@ -76,12 +76,6 @@ public final class PostgresClient: Sendable {
         try await withConnection { try await $0.execute(statement) }
     }
 
-    @discardableResult
-    public func query(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) async throws -> PostgresRows
-    {
-        try await withConnection { try await $0.query(statement, bindings) }
-    }
-
     /// Closes idle sessions and refuses new work; sessions in use close when they are given back. The sessions
     /// end on their own threads after this returns.
     public func shutdown() {
