@@ -104,14 +104,17 @@ extension GatewayBenchmark {
     }
 
     /// The pgbench script: a registration's whole transaction for a random new token of one of the same users, with
-    /// the values `register.lua` sends: the user's lock, ``DeviceStore/registerStatement``, the release of a moved
+    /// the values `register.lua` sends: the user's lock, ``DeviceStore/RegisterStatement``, the release of a moved
     /// device and the trim to the device limit, each statement Herald runs, one registration per transaction.
     static func registrationFloorScript() throws -> URL {
         let user = "('reg-' || :user)"
         let token = "lpad(to_hex(:token::int8), 64, '0')"
+        typealias Parameter = DeviceStore.RegisterStatement.Parameter
         let values = [
-            1: user, 2: token, 3: "'iOS'::text", 4: "'sandbox'::text", 5: "NULL::text", 6: "'1.0'::text",
-            7: "'18.0'::text", 8: "NULL::text",
+            Parameter.user.number: user, Parameter.token.number: token, Parameter.platform.number: "'iOS'::text",
+            Parameter.environment.number: "'sandbox'::text", Parameter.topic.number: "NULL::text",
+            Parameter.appVersion.number: "'1.0'::text", Parameter.osVersion.number: "'18.0'::text",
+            Parameter.app.number: "NULL::text",
         ]
         let lock = DeviceStore.lockRegistrations(of: [])
         let trim = DeviceStore.trimDevices(of: [], to: RegistrationLimits().devicesPerUser)
@@ -120,7 +123,7 @@ extension GatewayBenchmark {
             \\set user random(1, \(registrants))
             BEGIN;
             \(try substitute(lock.sql, [1: "\(RegistrationLimits.userLockSpace)", 2: "ARRAY[\(user)]"]));
-            \(try substitute(DeviceStore.registerStatement.sql, values));
+            \(try substitute(DeviceStore.RegisterStatement.sql, values));
             \(try substitute(DeviceStore.releaseMovedDevices(tokens: []).sql, [1: "ARRAY[\(token)]"]));
             \(try substitute(trim.sql, [1: "ARRAY[\(user)]", 2: "\(RegistrationLimits().devicesPerUser)"]));
             COMMIT;
@@ -143,7 +146,7 @@ extension GatewayBenchmark {
         ]
         print(
             "\n== round \(round), registration floor: pgbench "
-                + "\(arguments.dropFirst().dropLast(3).joined(separator: " ")) -f register.sql (DeviceStore.registerStatement)"
+                + "\(arguments.dropFirst().dropLast(3).joined(separator: " ")) -f register.sql (DeviceStore.RegisterStatement)"
         )
         let output = try await runTool("/usr/bin/env", arguments, environment: [:])
         print(

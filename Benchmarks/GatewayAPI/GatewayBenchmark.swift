@@ -11,7 +11,7 @@ import Synchronization
 // Measures Herald's gateway API against a `herald serve` process, as deployed, and beside each figure the floor
 // PostgreSQL itself sets for the same work, measured in the same run on the same database:
 //   1. device registrations over HTTP keep-alive with wrk: requests/s and latency percentiles; floor: Herald's own
-//      registration upsert (``DeviceStore/registerStatement``) driven by pgbench with as many sessions as Herald's
+//      registration upsert (``DeviceStore/RegisterStatement``) driven by pgbench with as many sessions as Herald's
 //      database pool, for as long, in alternating rounds; medians of the rounds;
 //   2. one new_feedback event to a project of N members with 2 devices each: time until 202 and time until all
 //      2N delivery rows exist (the notification turns `expanded` in the transaction that inserts them); floor: a

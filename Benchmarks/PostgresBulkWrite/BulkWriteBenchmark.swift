@@ -53,7 +53,7 @@ struct BulkWriteBenchmark {
             "aps": ["alert": ["title": "New Feedback", "body": "Dark mode please"]]
         ])
 
-        /// Writes one log row's values, in the column order below.
+        /// Writes one log row's values, in the order of ``InsertLogRow/columns``.
         func writeLogRow(_ index: Int, into row: inout some PostgresValueWriter) {
             row.append(userID)
             row.append(notificationID)
@@ -73,16 +73,6 @@ struct BulkWriteBenchmark {
             writeLogRow(index, into: &values)
             return values
         }
-        let columns = [
-            "user_id", "notification_id", "delivery_id", "notification_type", "status", "payload", "apns_id",
-            "environment",
-            "attempt", "http_status", "apns_reason", "latency_ms",
-        ]
-        let insert = PostgresPreparedStatement(
-            name: "bench_insert_log",
-            sql: "INSERT INTO push_notification_logs (\(columns.joined(separator: ", "))) "
-                + "VALUES (\((1...columns.count).map { "$\($0)" }.joined(separator: ", ")))"
-        )
 
         func measure(_ label: String, rows: Int, _ body: () async throws -> Void) async throws {
             try await client.execute("TRUNCATE push_notification_logs")
@@ -102,15 +92,15 @@ struct BulkWriteBenchmark {
         let singleRows = max(rowCount / 10, 1)
         try await client.withConnection { connection in
             try await measure("single-row INSERT, autocommit", rows: singleRows) {
-                for index in 0..<singleRows { try await connection.query(insert, logRow(index)) }
+                for index in 0..<singleRows { try await connection.execute(InsertLogRow(values: logRow(index))) }
             }
             try await measure("single-row INSERT, one transaction", rows: rowCount) {
                 try await connection.withTransaction { connection in
-                    for index in 0..<rowCount { try await connection.query(insert, logRow(index)) }
+                    for index in 0..<rowCount { try await connection.execute(InsertLogRow(values: logRow(index))) }
                 }
             }
             try await measure("COPY (binary), one statement", rows: rowCount) {
-                var rows = PostgresCopyRows(columns: columns, reservingCapacity: rowCount * 160)
+                var rows = PostgresCopyRows(columns: InsertLogRow.columns, reservingCapacity: rowCount * 160)
                 for index in 0..<rowCount {
                     try rows.appendRow { row in writeLogRow(index, into: &row) }
                 }
@@ -119,4 +109,25 @@ struct BulkWriteBenchmark {
         }
         client.shutdown()
     }
+}
+
+/// One log row's INSERT, its values bound as the COPY writes them.
+private struct InsertLogRow: PostgresStatement {
+    typealias Row = Void
+
+    static let columns = [
+        "user_id", "notification_id", "delivery_id", "notification_type", "status", "payload", "apns_id",
+        "environment", "attempt", "http_status", "apns_reason", "latency_ms",
+    ]
+
+    static let name = "bench_insert_log"
+
+    static let sql =
+        "INSERT INTO push_notification_logs (\(columns.joined(separator: ", "))) "
+        + "VALUES (\((1...columns.count).map { "$\($0)" }.joined(separator: ", ")))"
+
+    /// The row's values, one per column.
+    let values: PostgresBindings
+
+    func makeBindings() -> PostgresBindings { values }
 }

@@ -19,7 +19,7 @@ import Testing
     }
 
     func captures(_ pattern: String) throws -> Set<String> {
-        let sql = NotificationExpander.statement
+        let sql = NotificationExpander.ExpandNextStatement.sql
         return Set(sql.matches(of: try Regex(pattern)).compactMap { $0.output[1].substring.map(String.init) })
     }
 

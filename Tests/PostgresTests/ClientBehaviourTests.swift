@@ -61,12 +61,8 @@ import Testing
 
     @Test func preparedStatementNameCannotBeReusedForOtherSQL() async throws {
         try await withFreshClient(options: .init(maximumConnections: 1)) { client, _ async throws in
-            var bindings = PostgresBindings()
-            bindings.append(1)
-            _ = try await client.query(PostgresPreparedStatement(name: "twice", sql: "SELECT $1::int8"), bindings)
-            let error = await #expect(throws: PostgresError.self) {
-                try await client.query(PostgresPreparedStatement(name: "twice", sql: "SELECT $1::int8 + 1"), bindings)
-            }
+            _ = try await client.query(Twice(value: 1))
+            let error = await #expect(throws: PostgresError.self) { try await client.query(TwicePlusOne(value: 1)) }
             #expect(error?.kind == .invalidUsage)
         }
     }
@@ -166,14 +162,9 @@ import Testing
 
     @Test func preparedStatementsRunOnAnyPooledConnection() async throws {
         try await withFreshClient(options: .init(maximumConnections: 3)) { client, _ async throws in
-            let square = PostgresPreparedStatement(name: "square", sql: "SELECT $1::int8 * $1::int8")
             let results = try await withThrowingTaskGroup(of: Int.self) { group in
                 for value in 1...30 {
-                    group.addTask {
-                        var bindings = PostgresBindings()
-                        bindings.append(value)
-                        return try await client.query(square, bindings).scalar(Int.self)
-                    }
+                    group.addTask { try await client.query(Square(value: value))[0] }
                 }
                 return try await group.reduce(into: Set<Int>()) { $0.insert($1) }
             }
@@ -278,4 +269,51 @@ import Testing
             try PostgresConfiguration("postgres://db/herald?password=s3cret&sslmode=require").description
                 == "postgres://db/herald?password=****&sslmode=require")
     }
+}
+
+/// `value` squared, by the server.
+private struct Square: PostgresStatement {
+    static let name = "square"
+    static let sql = "SELECT $1::int8 * $1::int8"
+
+    var value: Int
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(value)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(column: 0, as: Int.self) }
+}
+
+/// ``TwicePlusOne`` shares this statement's name but not its SQL.
+private struct Twice: PostgresStatement {
+    static let name = "twice"
+    static let sql = "SELECT $1::int8"
+
+    var value: Int
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(value)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(column: 0, as: Int.self) }
+}
+
+private struct TwicePlusOne: PostgresStatement {
+    static let name = "twice"
+    static let sql = "SELECT $1::int8 + 1"
+
+    var value: Int
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(value)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(column: 0, as: Int.self) }
 }

@@ -1,6 +1,5 @@
 public import APNsCore
 public import Foundation
-import Postgres
 
 /// One delivery a worker holds, with what sending it needs: its notification's content, its device and
 /// its user's push appearance, all read by the claim statement.
@@ -16,8 +15,8 @@ public struct ClaimedDelivery: Sendable {
     public let previousReason: DeliveryReason?
     /// When the row became due; the start of its row-to-APNs latency.
     public let dueAt: Date
-    /// Its notification, read once per batch for all its deliveries.
-    public let notification: ClaimedNotification
+    /// Its notification, read once per batch for all its deliveries, after the claim.
+    public internal(set) var notification: ClaimedNotification
     /// The token's hex digits. Never logged.
     public let deviceToken: String
     public let deviceEnvironment: APNsEnvironment
@@ -44,33 +43,6 @@ public struct ClaimedDelivery: Sendable {
         DeliveryFacts(
             attempt: attempt, environment: environment, deviceEnvironment: deviceEnvironment,
             deviceRegisteredAt: deviceRegisteredAt, previousReason: previousReason, expiresAt: expiresAt)
-    }
-}
-
-extension ClaimedDelivery {
-    /// Reads a row of ``DeliveryStore``'s claim statement, in its column order.
-    init(row: PostgresRow, notification: ClaimedNotification) throws {
-        id = try row.decode(column: 0, as: UUID.self)
-        notificationID = try row.decode(column: 1, as: UUID.self)
-        userID = try row.decode(column: 2, as: UUID.self)
-        deviceID = try row.decode(column: 3, as: UUID.self)
-        environment = APNsEnvironment(rawValue: try row.decode(column: 4, as: String.self)) ?? .sandbox
-        attempt = Int(try row.decode(column: 5, as: Int32.self))
-        previousReason = try row.decode(column: 6, as: String?.self).map(DeliveryReason.init(recorded:))
-        dueAt = try row.decode(column: 7, as: Date.self)
-        self.notification = notification
-        deviceToken = try row.decode(column: 8, as: String.self)
-        deviceEnvironment = APNsEnvironment(rawValue: try row.decode(column: 9, as: String.self)) ?? .sandbox
-        deviceTopic = try row.decode(column: 10, as: String?.self)
-        deviceActive = try row.decode(column: 11, as: Bool.self)
-        deviceUserID = try row.decode(column: 12, as: UUID.self)
-        deviceRegisteredAt = try row.decode(column: 13, as: Date.self)
-        userExternalID = try row.decode(column: 14, as: String.self)
-        appearance = PushAppearance(
-            soundEnabled: try row.decode(column: 15, as: Bool.self),
-            badgeEnabled: try row.decode(column: 16, as: Bool.self))
-        variant = PayloadVariant(rawValue: try row.decode(column: 17, as: String.self)) ?? .default
-        rowLocation = RowLocation(ctid: try row.decode(column: 18, as: String.self))
     }
 }
 

@@ -16,20 +16,37 @@ public struct DeviceStore: Sendable {
         self.limits = limits
     }
 
-    static let columns = """
-        d.id, d.platform, d.environment, d.topic, d.app_version, d.os_version, d.is_active, d.deactivation_reason,
-        d.created_at, d.registered_at, d.last_used_at, (SELECT a.external_id FROM apps a WHERE a.id = d.app_id)
-        """
+    /// A device's columns, `d` being its `device_tokens` row.
+    enum Column: String, PostgresColumn {
+        case id = "d.id"
+        case platform = "d.platform"
+        case environment = "d.environment"
+        case topic = "d.topic"
+        case appVersion = "d.app_version"
+        case osVersion = "d.os_version"
+        case isActive = "d.is_active"
+        case deactivationReason = "d.deactivation_reason"
+        case createdAt = "d.created_at"
+        case registeredAt = "d.registered_at"
+        case lastUsedAt = "d.last_used_at"
+        case app = "(SELECT a.external_id FROM apps a WHERE a.id = d.app_id)"
+    }
 
     static func decode(_ row: PostgresRow) throws -> Device {
-        let (id, platform, environment, topic, app, os, active, reason, created, registered, lastUsed) =
-            try row.decode((UUID, String, String, String?, String?, String?, Bool, String?, Date, Date, Date?).self)
-        return Device(
-            id: id, platform: DevicePlatform(rawValue: platform) ?? .iOS,
-            environment: PushEnvironment(rawValue: environment) ?? .production, topic: topic,
-            appID: try row.decode(column: 11, as: String?.self).flatMap(ExternalID.init), appVersion: app,
-            osVersion: os, isActive: active, deactivationReason: reason.flatMap(DeactivationReason.init(rawValue:)),
-            createdAt: created, registeredAt: registered, lastUsedAt: lastUsed)
+        Device(
+            id: try row.decode(Column.id, as: UUID.self),
+            platform: DevicePlatform(rawValue: try row.decode(Column.platform, as: String.self)) ?? .iOS,
+            environment: PushEnvironment(rawValue: try row.decode(Column.environment, as: String.self)) ?? .production,
+            topic: try row.decode(Column.topic, as: String?.self),
+            appID: try row.decode(Column.app, as: String?.self).flatMap(ExternalID.init),
+            appVersion: try row.decode(Column.appVersion, as: String?.self),
+            osVersion: try row.decode(Column.osVersion, as: String?.self),
+            isActive: try row.decode(Column.isActive, as: Bool.self),
+            deactivationReason: try row.decode(Column.deactivationReason, as: String?.self)
+                .flatMap(DeactivationReason.init(rawValue:)),
+            createdAt: try row.decode(Column.createdAt, as: Date.self),
+            registeredAt: try row.decode(Column.registeredAt, as: Date.self),
+            lastUsedAt: try row.decode(Column.lastUsedAt, as: Date?.self))
     }
 
     /// Registers a token for `user` with one upsert. A token already known moves to `user` and is reactivated.
@@ -39,48 +56,18 @@ public struct DeviceStore: Sendable {
     public func register(_ registration: DeviceRegistration, for user: ExternalID) async throws -> (
         device: Device, created: Bool
     ) {
-        var bindings = PostgresBindings()
-        bindings.append(user.rawValue)
-        bindings.append(registration.token.hex)
-        bindings.append(registration.platform.rawValue)
-        bindings.append(registration.environment.rawValue)
-        bindings.append(registration.topic)
-        bindings.append(registration.appVersion)
-        bindings.append(registration.osVersion)
-        bindings.append(registration.app?.rawValue)
+        let statement = RegisterStatement(registration: registration, user: user)
         let limit = limits.devicesPerUser
         return try await client.withTransaction { connection in
             try await connection.execute(Self.lockRegistrations(of: [user.rawValue]))
-            let rows = try await connection.query(Self.registerStatement, bindings)
-            guard let row = rows.first else { throw DomainError.notFound("no user has this id", field: "userId") }
+            guard let registered = try await connection.query(statement).first else {
+                throw DomainError.notFound("no user has this id", field: "userId")
+            }
             try await connection.execute(Self.releaseMovedDevices(tokens: [registration.token.hex]))
             try await connection.execute(Self.trimDevices(of: [user.rawValue], to: limit))
-            return (try Self.decode(row), try row.decode("inserted", as: Bool.self))
+            return registered
         }
     }
-
-    /// One registration's upsert, prepared once per session. Parameters (all text): `$1` the user's external id,
-    /// `$2` the token in hex, `$3` platform, `$4` environment, `$5` topic, `$6` app version, `$7` OS version, `$8`
-    /// the app's external id; `$5`-`$8` may be NULL. gateway-bench drives this same SQL with pgbench as the
-    /// database's floor for registrations.
-    package static let registerStatement = PostgresPreparedStatement(
-        name: "herald_device_register",
-        sql: """
-            INSERT INTO device_tokens AS d (
-                user_id, token, platform, environment, topic, app_version, os_version, app_id)
-            SELECT u.id, $2, $3, $4, $5, $6, $7,
-                   COALESCE((SELECT a.id FROM apps a WHERE a.external_id = $8),
-                       (SELECT a.id FROM apps a WHERE a.bundle_id = $5),
-                       (SELECT a.id FROM apps a WHERE a.is_default))
-            FROM users u WHERE u.external_id = $1
-            ON CONFLICT (token) DO UPDATE
-            SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
-                topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
-                app_id = EXCLUDED.app_id,
-                is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
-                updated_at = now()
-            RETURNING \(columns), (xmax = 0) AS inserted
-            """)
 
     /// Registers several tokens with one upsert and one commit: what ``RegistrationBatcher`` sends under load.
     /// The tokens must be distinct. Devices beyond the limit are deactivated in the same transaction; registrations
@@ -127,7 +114,7 @@ public struct DeviceStore: Sendable {
                 app_id = EXCLUDED.app_id,
                 is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
                 updated_at = now()
-            RETURNING \(unescaped: columns), (xmax = 0) AS inserted, d.token
+            RETURNING \(unescaped: Column.selectList), (xmax = 0) AS inserted, d.token
             """)
         var result: [String: (device: Device, created: Bool)] = [:]
         for row in rows {
@@ -142,7 +129,7 @@ public struct DeviceStore: Sendable {
     public func devices(of user: ExternalID, in scope: AppScope) async throws -> [Device] {
         try await client.query(
             """
-            SELECT \(unescaped: Self.columns) FROM device_tokens d JOIN users u ON u.id = d.user_id
+            SELECT \(unescaped: Column.selectList) FROM device_tokens d JOIN users u ON u.id = d.user_id
             WHERE u.external_id = \(user.rawValue) AND d.kind = 'device'
               AND (\(scope.app?.rawValue)::text IS NULL
                   OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))

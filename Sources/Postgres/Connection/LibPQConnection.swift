@@ -71,25 +71,24 @@ final class LibPQConnection: @unchecked Sendable {
         return try check(result, query: query.sql)
     }
 
-    /// Runs a prepared statement, preparing it on this session the first time.
-    func execute(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) throws -> PostgresResult {
+    /// Runs the statement prepared as `name`, preparing it from `sql` on this session the first time.
+    func execute(prepared name: String, sql: String, _ bindings: PostgresBindings) throws -> PostgresResult {
         let types = bindings.types.map(\.oid)
-        if let known = prepared[statement.name] {
-            guard known.sql == statement.sql, known.types == types else {
+        if let known = prepared[name] {
+            guard known.sql == sql, known.types == types else {
                 throw PostgresError(
                     kind: .invalidUsage,
-                    message: "prepared statement \(statement.name) was first used with other SQL or parameter types",
-                    query: statement.sql)
+                    message: "prepared statement \(name) was first used with other SQL or parameter types",
+                    query: sql)
             }
         } else {
-            _ = try check(
-                PQprepare(pointer, statement.name, statement.sql, Int32(types.count), types), query: statement.sql)
-            prepared[statement.name] = (statement.sql, types)
+            _ = try check(PQprepare(pointer, name, sql, Int32(types.count), types), query: sql)
+            prepared[name] = (sql, types)
         }
         let result = withParameters(bindings) { count, _, values, lengths, formats in
-            PQexecPrepared(pointer, statement.name, count, values, lengths, formats, 1)
+            PQexecPrepared(pointer, name, count, values, lengths, formats, 1)
         }
-        return try check(result, query: statement.sql)
+        return try check(result, query: sql)
     }
 
     /// Runs SQL text that may hold several statements, with the simple-query protocol and no parameters.

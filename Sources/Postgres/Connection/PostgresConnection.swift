@@ -115,11 +115,20 @@ public final class PostgresConnection: Sendable {
         try await self.query(query).affectedRows
     }
 
-    /// Runs a prepared statement, preparing it on this session first if needed.
+    /// Runs `statement`, preparing it on this session first if needed, and decodes its rows.
+    public func query<Statement: PostgresStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await run(statement).map(statement.decodeRow)
+    }
+
+    /// Runs `statement`, preparing it on this session first if needed, and returns how many rows it touched.
     @discardableResult
-    public func query(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) async throws -> PostgresRows
-    {
-        PostgresRows(result: try await withStatement { try $0.execute(statement, bindings) })
+    public func execute(_ statement: some PostgresStatement) async throws -> Int {
+        try await run(statement).affectedRows
+    }
+
+    private func run<Statement: PostgresStatement>(_ statement: Statement) async throws -> PostgresRows {
+        let (name, sql, bindings) = (Statement.name, Statement.sql, statement.makeBindings())
+        return PostgresRows(result: try await withStatement { try $0.execute(prepared: name, sql: sql, bindings) })
     }
 
     /// Runs SQL text that may hold several statements (a migration file), without parameters.

@@ -67,10 +67,13 @@ public final class PostgresClient: Sendable {
         try await withConnection { try await $0.execute(query) }
     }
 
+    public func query<Statement: PostgresStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await withConnection { try await $0.query(statement) }
+    }
+
     @discardableResult
-    public func query(_ statement: PostgresPreparedStatement, _ bindings: PostgresBindings) async throws -> PostgresRows
-    {
-        try await withConnection { try await $0.query(statement, bindings) }
+    public func execute(_ statement: some PostgresStatement) async throws -> Int {
+        try await withConnection { try await $0.execute(statement) }
     }
 
     /// Closes idle sessions and refuses new work; sessions in use close when they are given back. The sessions

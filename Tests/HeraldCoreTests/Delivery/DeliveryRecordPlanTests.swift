@@ -21,18 +21,17 @@ extension Networked {
                 limit: 2_000, workerID: "planned", lease: .seconds(60))
             #expect(claimed.count == 2_000)
             let attempts = claimed.prefix(500).map(DeliveryAttempt.sent)
-            let store = DeliveryStore.self
             for byLocation in [true, false] {
-                let statements = [
-                    (
-                        byLocation ? store.deleteInPlaceStatement : store.deleteStatement,
-                        store.deleteBindings(attempts, workerID: "planned", byLocation: byLocation)
-                    ),
-                    (
-                        byLocation ? store.recordInPlaceStatement : store.recordStatement,
-                        store.recordBindings(attempts, workerID: "planned", byLocation: byLocation)
-                    ),
-                ]
+                let statements =
+                    byLocation
+                    ? [
+                        Self.planned(DeliveryStore.DeleteInPlaceStatement(attempts, workerID: "planned")),
+                        Self.planned(DeliveryStore.RecordInPlaceStatement(attempts, workerID: "planned")),
+                    ]
+                    : [
+                        Self.planned(DeliveryStore.DeleteStatement(attempts, workerID: "planned")),
+                        Self.planned(DeliveryStore.RecordStatement(attempts, workerID: "planned")),
+                    ]
                 for (statement, bindings) in statements {
                     let custom = try await harness.client.query(
                         PostgresQuery(unsafeSQL: "EXPLAIN " + statement.sql, bindings: bindings)
@@ -51,10 +50,17 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// A statement's name and SQL, and the values it binds.
+        private static func planned<Statement: PostgresStatement>(
+            _ statement: Statement
+        ) -> (statement: (name: String, sql: String), bindings: PostgresBindings) {
+            ((Statement.name, Statement.sql), statement.makeBindings())
+        }
+
         /// The plan a session uses for `statement` once PostgreSQL stops planning it for each call's values: a generic
         /// plan does not depend on them, so `EXPLAIN` (which runs nothing) is given NULLs.
         private static func genericPlan(
-            of statement: PostgresPreparedStatement, parameters: Int, on client: PostgresClient
+            of statement: (name: String, sql: String), parameters: Int, on client: PostgresClient
         ) async throws -> String {
             try await client.withTransaction { connection in
                 try await connection.execute("SET LOCAL plan_cache_mode = force_generic_plan")
