@@ -15,8 +15,10 @@ extension PostgresColumn {
     /// Every column's expression, in order, separated by commas.
     public static var selectList: String { allCases.map(\.expression).joined(separator: ", ") }
 
-    /// The column's place in the select list, from 0.
-    var position: Int {
+    /// The column's place in the select list, from 0. Inlinable, like ``PostgresRow/decode(_:as:)``, so a
+    /// statement's module specializes it for its own columns instead of looking up generic metadata per cell.
+    @inlinable
+    public var position: Int {
         let cases = Self.allCases
         return cases.distance(from: cases.startIndex, to: cases.firstIndex(of: self)!)
     }
@@ -24,6 +26,7 @@ extension PostgresColumn {
 
 extension PostgresRow {
     /// Decodes `column` from its place in the select list.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ column: some PostgresColumn, as type: T.Type) throws -> T {
         try decode(column: column.position, as: type)
     }
