@@ -2,6 +2,17 @@ import APNsCore
 package import Postgres
 
 extension DeviceStore {
+    /// What registering a known token again does, for one registration and for a batch alike: the token moves to
+    /// the registering user and app, and its device is active again as of now.
+    static let reregistration = """
+        ON CONFLICT (token) DO UPDATE
+        SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
+            topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
+            app_id = EXCLUDED.app_id,
+            is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
+            updated_at = now()
+        """
+
     /// One registration's upsert, prepared once per session: the device, and whether its token was new.
     /// gateway-bench drives this same SQL with pgbench as the database's floor for registrations.
     package struct RegisterStatement: PostgresStatement {
@@ -31,12 +42,7 @@ extension DeviceStore {
                        (SELECT a.id FROM apps a WHERE a.bundle_id = \(Parameter.topic)),
                        (SELECT a.id FROM apps a WHERE a.is_default))
             FROM users u WHERE u.external_id = \(Parameter.user)
-            ON CONFLICT (token) DO UPDATE
-            SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
-                topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
-                app_id = EXCLUDED.app_id,
-                is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
-                updated_at = now()
+            \(DeviceStore.reregistration)
             RETURNING \(Column.selectList), (xmax = 0) AS inserted
             """
 

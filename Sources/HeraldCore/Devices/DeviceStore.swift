@@ -108,12 +108,7 @@ public struct DeviceStore: Sendable {
                         \(batch.map { $0.registration.app?.rawValue ?? "" }))
                 AS i (user_external_id, token, platform, environment, topic, app_version, os_version, app)
             JOIN users u ON u.external_id = i.user_external_id
-            ON CONFLICT (token) DO UPDATE
-            SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
-                topic = EXCLUDED.topic, app_version = EXCLUDED.app_version, os_version = EXCLUDED.os_version,
-                app_id = EXCLUDED.app_id,
-                is_active = TRUE, deactivated_at = NULL, deactivation_reason = NULL, registered_at = now(),
-                updated_at = now()
+            \(unescaped: Self.reregistration)
             RETURNING \(unescaped: Column.selectList), (xmax = 0) AS inserted, d.token
             """)
         var result: [String: (device: Device, created: Bool)] = [:]
