@@ -94,8 +94,8 @@ private func withChannels(
         try await ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
             .synchronize()
         let defaultClient = try settings.makeClient(tokens: source, logger: logger)
-        let router = KeyRouter(
-            settings: settings, defaultClient: defaultClient, database: client, masterKey: configuration.masterKey,
+        let router = settings.makeKeyRouter(
+            defaultClient: defaultClient, database: client, masterKey: configuration.masterKey,
             metrics: NOOPMetricsHandler.instance, logger: logger)
         try await router.refresh()
         let running = Task { await defaultClient.run() }

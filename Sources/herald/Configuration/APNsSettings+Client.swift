@@ -57,16 +57,15 @@ struct APNsSigningKeyClients: SigningKeyClients {
     }
 }
 
-extension KeyRouter<ContinuousClock> {
-    /// The router over the settings' key's client, making every other key's client like it.
-    convenience init(
-        settings: APNsSettings, defaultClient: APNsClient, database: PostgresClient, masterKey: AES256GCM?,
-        metrics: any MetricsFactory, logger: Logger
-    ) {
-        self.init(
-            defaultClient: defaultClient, defaultKey: SigningKeyRef(teamID: settings.teamID, keyID: settings.keyID),
-            clients: APNsSigningKeyClients(settings: settings, logger: logger),
-            keyIdleLifetime: settings.keyIdleLifetime, database: database, masterKey: masterKey,
-            clock: ContinuousClock(), metrics: metrics, logger: logger)
+extension APNsSettings {
+    /// The key router over the settings' key's client, making every other key's client the same way.
+    func makeKeyRouter(
+        defaultClient: APNsClient, database: PostgresClient, masterKey: AES256GCM?, metrics: any MetricsFactory,
+        logger: Logger
+    ) -> KeyRouter<ContinuousClock> {
+        KeyRouter(
+            defaultClient: defaultClient, defaultKey: SigningKeyRef(teamID: teamID, keyID: keyID),
+            clients: APNsSigningKeyClients(settings: self, logger: logger), keyIdleLifetime: keyIdleLifetime,
+            database: database, masterKey: masterKey, clock: ContinuousClock(), metrics: metrics, logger: logger)
     }
 }

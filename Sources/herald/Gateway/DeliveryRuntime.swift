@@ -29,9 +29,8 @@ struct DeliveryRuntime {
         apns = try settings.makeClient(tokens: source, logger: logger)
         tokens = ProviderTokenCoordinator(store: ProviderTokenStore(client: client), source: source, logger: logger)
         defaults = SingleAppDefaults(client: client, settings: settings, logger: logger)
-        router = KeyRouter(
-            settings: settings, defaultClient: apns, database: client, masterKey: masterKey, metrics: factory,
-            logger: logger)
+        router = settings.makeKeyRouter(
+            defaultClient: apns, database: client, masterKey: masterKey, metrics: factory, logger: logger)
         let webhook = webhookConfiguration.map { DeliveryWebhook(configuration: $0, logger: logger) }
         let metrics = DeliveryMetrics(factory: factory)
         metrics.setConnections(settings.connections * 2)
