@@ -18,10 +18,14 @@ import Testing
         process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        let ended = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in ended.continuation.finish() }
-        try process.run()
-        for await _ in ended.stream {}
+        try await withCheckedThrowingContinuation { (ended: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in ended.resume() }
+            do {
+                try process.run()
+            } catch {
+                ended.resume(throwing: error)
+            }
+        }
         #expect(
             process.terminationReason == .exit,
             "herald ended by signal \(process.terminationStatus) (SIGPIPE is \(SIGPIPE)) writing to a closed pipe")
