@@ -20,6 +20,11 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Option(help: "Key id (kid) of the trusted key.") var keyID: String
     @Option(help: "PEM file with the trusted public key, or the .p8 private key.") var keyFile: String
     @Option(help: "Bundle id pushes may target (repeatable; none accepts any).") var bundleID: [String] = []
+    @Option(
+        help: """
+            Bind device tokens starting with PREFIX (hex) to the service that issued them, as PREFIX=KIND: KIND is             device (alert and background) or a push type (voip, widgets, liveactivity, …). Apple's DeviceTokenNotForTopic             answers a push of another service to such a token (repeatable).
+            """)
+    var tokenKind: [String] = []
     @Option(help: "Where to write the CA certificate (PEM) clients must trust.") var certOut: String
     @Option(help: "Streams allowed after the first valid request.") var maxConcurrentStreams = 1000
     @Option(help: "Streams allowed before the first valid request.") var initialConcurrentStreams = 1
@@ -32,16 +37,30 @@ struct APNsMockCommand: AsyncParsableCommand {
     @Flag(help: "Accept a new token within 20 minutes of the last (Apple answers TooManyProviderTokenUpdates).")
     var allowFrequentTokenUpdates = false
 
+    /// `--token-kind PREFIX=KIND` values as a prefix → kind map.
+    static func tokenKinds(_ bindings: [String]) throws -> [String: String] {
+        var kinds: [String: String] = [:]
+        for binding in bindings {
+            let parts = binding.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(\.isHexDigit), !parts[1].isEmpty else {
+                throw ValidationError("--token-kind \(binding): expected PREFIX=KIND, PREFIX in hex")
+            }
+            kinds[parts[0]] = parts[1]
+        }
+        return kinds
+    }
+
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: keyFile) else {
             throw ValidationError("cannot read --key-file \(keyFile)")
         }
-        let server = try APNsMockServer(
-            configuration: APNsMockConfiguration(
-                host: host, port: port, teamID: teamID, keys: [keyID: String(decoding: data, as: UTF8.self)],
-                bundleIDs: Set(bundleID), initialMaxConcurrentStreams: initialConcurrentStreams,
-                raisedMaxConcurrentStreams: maxConcurrentStreams, recordsRequests: record,
-                limitsTokenUpdates: !allowFrequentTokenUpdates))
+        var configuration = APNsMockConfiguration(
+            host: host, port: port, teamID: teamID, keys: [keyID: String(decoding: data, as: UTF8.self)],
+            bundleIDs: Set(bundleID), initialMaxConcurrentStreams: initialConcurrentStreams,
+            raisedMaxConcurrentStreams: maxConcurrentStreams, recordsRequests: record,
+            limitsTokenUpdates: !allowFrequentTokenUpdates)
+        configuration.tokenKinds = try Self.tokenKinds(tokenKind)
+        let server = try APNsMockServer(configuration: configuration)
         if let goawayAfter { server.injectGoAway(afterResponses: goawayAfter) }
         if let dropAfter { server.injectConnectionDrop(afterResponses: dropAfter) }
         if delayMs > 0 { server.setResponseDelay(.milliseconds(delayMs)) }

@@ -64,7 +64,7 @@ extension Networked {
         static let consequences: [String: RejectionConsequence] = [
             "BadCollapseId": .drop, "BadDeviceToken": .tryOtherEnvironment, "BadExpirationDate": .drop,
             "BadMessageId": .drop, "BadPriority": .drop, "BadTopic": .fixConfiguration,
-            "DeviceTokenNotForTopic": .fixConfiguration, "DuplicateHeaders": .drop, "IdleTimeout": .retryLater,
+            "DeviceTokenNotForTopic": .tokenNotForTopic, "DuplicateHeaders": .drop, "IdleTimeout": .retryLater,
             "InvalidPushType": .drop, "MissingDeviceToken": .drop, "MissingTopic": .drop, "PayloadEmpty": .drop,
             "TopicDisallowed": .fixConfiguration, "MissingChannelId": .drop, "BadChannelId": .drop,
             "ChannelNotRegistered": .drop, "CannotCreateChannelConfig": .drop, "FeatureNotEnabled": .fixConfiguration,

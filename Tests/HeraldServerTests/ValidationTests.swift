@@ -173,14 +173,14 @@ import Testing
     }
 
     /// The API takes exactly the push types the APNs model can send; mdm, which needs a certificate, is refused
-    /// with the reason instead of failing at send time. A widgets push is the reload flag alone, and Live
-    /// Activities have routes of their own.
+    /// with the reason instead of failing at send time. A widgets or controls push is the reload flag alone, and
+    /// Live Activities have routes of their own.
     @Test func pushTypesAreExactlyThoseHeraldCanSend() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in
             _ = try await api.call(
                 .put, "/api/v1/users/u1", headers: harness.admin(), json: #"{"email":"u1@example.com","name":"U"}"#)
-            for pushType in PushType.all where ![.widgets, .liveActivity].contains(pushType) {
+            for pushType in PushType.all where ![.widgets, .controls, .liveActivity].contains(pushType) {
                 let answer = try await api.call(
                     .post, "/api/v1/notifications", headers: harness.admin(),
                     json:
@@ -188,14 +188,17 @@ import Testing
                 #expect(answer.status == .accepted, "\(pushType): \(answer.text)")
                 if let id = answer.json?["id"]?.stringValue { _ = try await harness.waitForExpansion(id) }
             }
-            let widgets = try await api.call(
-                .post, "/api/v1/notifications", headers: harness.admin(),
-                json: #"{"userIds":["u1"],"pushType":"widgets"}"#)
-            #expect(widgets.status == .accepted, "\(widgets.text)")
-            if let id = widgets.json?["id"]?.stringValue { _ = try await harness.waitForExpansion(id) }
+            for reload in ["widgets", "controls"] {
+                let answer = try await api.call(
+                    .post, "/api/v1/notifications", headers: harness.admin(),
+                    json: #"{"userIds":["u1"],"pushType":"\#(reload)"}"#)
+                #expect(answer.status == .accepted, "\(reload): \(answer.text)")
+                if let id = answer.json?["id"]?.stringValue { _ = try await harness.waitForExpansion(id) }
+            }
             let before = try await harness.snapshot()
             for refused in [
                 #"{"userIds":["u1"],"alert":{"body":"hi"},"pushType":"widgets"}"#,
+                #"{"userIds":["u1"],"alert":{"body":"hi"},"pushType":"controls"}"#,
                 #"{"userIds":["u1"],"alert":{"body":"hi"},"pushType":"liveactivity"}"#,
             ] {
                 let answer = try await api.call(.post, "/api/v1/notifications", headers: harness.admin(), json: refused)

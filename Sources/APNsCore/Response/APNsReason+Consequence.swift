@@ -18,8 +18,12 @@ public enum RejectionConsequence: Hashable, Sendable, CaseIterable {
     /// Apple refused the team's credentials as a whole (`Forbidden`, certificate reasons, a missing token): pause
     /// the key until an operator acts.
     case refuseCredentials
-    /// The topic or environment is wrong for this push (`BadTopic`, `DeviceTokenNotForTopic`, …): fail it and keep
-    /// the device; the operator fixes the configuration.
+    /// The token was issued for another topic (`DeviceTokenNotForTopic`): a service's token (VoIP, widgets, a Live
+    /// Activity's, …) reported for another service is deactivated alone; on a device token the configured topic is
+    /// what is wrong, so the push fails and the device stays.
+    case tokenNotForTopic
+    /// The topic or environment is wrong for this push (`BadTopic`, `TopicDisallowed`, …): fail it and keep the
+    /// device; the operator fixes the configuration.
     case fixConfiguration
     /// This push is malformed; sending it again cannot help.
     case drop
@@ -37,7 +41,8 @@ extension APNsReason {
         case .serviceUnavailable, .shutdown, .tooManyProviderTokenUpdates: .pauseSending
         case .invalidProviderToken, .unrelatedKeyIDInToken, .badEnvironmentKeyIDInToken: .refuseKey
         case .badCertificate, .badCertificateEnvironment, .forbidden, .missingProviderToken: .refuseCredentials
-        case .badTopic, .topicDisallowed, .deviceTokenNotForTopic, .featureNotEnabled: .fixConfiguration
+        case .deviceTokenNotForTopic: .tokenNotForTopic
+        case .badTopic, .topicDisallowed, .featureNotEnabled: .fixConfiguration
         case .badCollapseID, .badExpirationDate, .badMessageID, .badPriority, .duplicateHeaders, .invalidPushType,
             .missingDeviceToken, .missingTopic, .payloadEmpty, .badPath, .methodNotAllowed, .missingChannelID,
             .badChannelID, .channelNotRegistered, .cannotCreateChannelConfig, .badRequestParams, .badRequestPayload,

@@ -14,6 +14,10 @@ public struct APNsMockConfiguration: Sendable {
     public var otherTeams: [String: [String: String]] = [:]
     /// Bundle ids pushes may target; empty accepts any.
     public var bundleIDs: Set<String>
+    /// Which service issued a token, by a prefix of its hex: `device` (alert and background pushes), or a push type
+    /// (`voip`, `widgets`, `liveactivity`, …). A push of another service to such a token is refused with
+    /// `400 DeviceTokenNotForTopic`, as Apple does; a token no prefix names takes any push type.
+    public var tokenKinds: [String: String] = [:]
     /// ALPN protocols offered; `["http/1.1"]` makes a server that does not speak h2, for tests.
     public var applicationProtocols: [String]
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` until the first valid request on a connection (Apple: 1).

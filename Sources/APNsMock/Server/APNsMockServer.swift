@@ -40,7 +40,7 @@ public final class APNsMockServer: Sendable {
         }
         state = MockState(recordsRequests: configuration.recordsRequests, onRequest: configuration.onRequest)
         validator = MockRequestValidator(
-            bundleIDs: configuration.bundleIDs,
+            bundleIDs: configuration.bundleIDs, tokenKinds: configuration.tokenKinds,
             tokens: MockTokenVerifier(
                 keys: keys, limitsUpdates: configuration.limitsTokenUpdates,
                 now: configuration.now),

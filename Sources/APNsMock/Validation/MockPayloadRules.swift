@@ -1,11 +1,11 @@
 import Foundation
 
 /// Apple's rules for the payloads whose shape is fixed: Live Activities (an `event`, a whole-second `timestamp`,
-/// `content-state`, and for a start `attributes-type`, `attributes` and an `alert`) and widgets
+/// `content-state`, and for a start `attributes-type`, `attributes` and an `alert`), widgets and controls
 /// (`content-changed: true`). Checked apart from Herald's own payload code.
 enum MockPayloadRules {
     /// The push types whose payload the mock reads.
-    static let checkedPushTypes: Set<String> = ["liveactivity", "widgets"]
+    static let checkedPushTypes: Set<String> = ["liveactivity", "widgets", "controls"]
 
     /// Apple's reason for refusing `body`, or nil when it is well formed.
     static func refusal(pushType: String, body: [UInt8]) -> String? {
@@ -13,7 +13,7 @@ enum MockPayloadRules {
         guard let payload = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let aps = payload["aps"] as? [String: Any]
         else { return "BadRequestPayload" }
-        return pushType == "widgets" ? widgetRefusal(aps) : liveActivityRefusal(aps)
+        return pushType == "liveactivity" ? liveActivityRefusal(aps) : widgetRefusal(aps)
     }
 
     private static func widgetRefusal(_ aps: [String: Any]) -> String? {

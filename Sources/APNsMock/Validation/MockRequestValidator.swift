@@ -22,6 +22,8 @@ struct MockRequestValidator: Sendable {
     ]
 
     let bundleIDs: Set<String>
+    /// Token hex prefix → the service that issued it (see ``APNsMockConfiguration/tokenKinds``).
+    let tokenKinds: [String: String]
     let tokens: MockTokenVerifier
     let channels: MockChannels
 
@@ -49,6 +51,9 @@ struct MockRequestValidator: Sendable {
         guard topic.hasSuffix(suffix) else { return reject(400, "BadTopic") }
         let bundleID = String(topic.dropLast(suffix.count))
         if !bundleIDs.isEmpty && !bundleIDs.contains(bundleID) { return reject(400, "TopicDisallowed") }
+        if let kind = kind(of: token), kind != Self.service(of: pushType) {
+            return reject(400, "DeviceTokenNotForTopic")
+        }
         if let priority = head.value("apns-priority") {
             guard ["10", "5", "1"].contains(priority) else { return reject(400, "BadPriority") }
             if pushType == "background" && priority == "10" { return reject(400, "BadPriority") }
@@ -65,6 +70,17 @@ struct MockRequestValidator: Sendable {
         guard head.bodyCount > 0 else { return reject(400, "PayloadEmpty") }
         guard head.bodyCount <= (pushType == "voip" ? 5120 : 4096) else { return reject(413, "PayloadTooLarge") }
         return .accept(apnsID: head.value("apns-id")?.lowercased() ?? UUID().uuidString.lowercased())
+    }
+
+    /// The service that issued `token`, by the longest prefix bound to one; nil when none is.
+    func kind(of token: Substring) -> String? {
+        let lowered = token.lowercased()
+        return tokenKinds.filter { lowered.hasPrefix($0.key.lowercased()) }.max { $0.key.count < $1.key.count }?.value
+    }
+
+    /// The service whose token a push type needs: the device's own for alert and background pushes.
+    static func service(of pushType: String) -> String {
+        pushType == "alert" || pushType == "background" ? "device" : pushType
     }
 
     /// Apple's answer to a missing, invalid, expired or too recently replaced provider token; nil for a good one.

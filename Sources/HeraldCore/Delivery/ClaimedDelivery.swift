@@ -25,6 +25,8 @@ public struct ClaimedDelivery: Sendable {
     /// The device's owner now; differs from ``userID`` when the token moved to another user.
     public let deviceUserID: UUID
     public let deviceRegisteredAt: Date
+    /// Whether the row is a device's own token, not one of its service tokens (VoIP, widgets, Live Activities, …).
+    public let isDeviceToken: Bool
     public let userExternalID: String
     public let appearance: PushAppearance
     /// Which of the notification's rendered contents this recipient gets (`default`, or `voter` for the voters
@@ -42,7 +44,8 @@ public struct ClaimedDelivery: Sendable {
     public var facts: DeliveryFacts {
         DeliveryFacts(
             attempt: attempt, environment: environment, deviceEnvironment: deviceEnvironment,
-            deviceRegisteredAt: deviceRegisteredAt, previousReason: previousReason, expiresAt: expiresAt)
+            deviceRegisteredAt: deviceRegisteredAt, previousReason: previousReason, expiresAt: expiresAt,
+            isDeviceToken: isDeviceToken)
     }
 }
 

@@ -33,6 +33,7 @@ extension DeliveryStore {
             case deviceActive = "t.is_active"
             case deviceUserID = "t.user_id"
             case deviceRegisteredAt = "t.registered_at"
+            case isDeviceToken = "t.kind = 'device'"
             case userExternalID = "u.external_id"
             case soundEnabled = "u.push_sound_enabled"
             case badgeEnabled = "u.push_badge_enabled"
@@ -98,6 +99,7 @@ extension DeliveryStore {
                 deviceActive: try row.decode(Column.deviceActive, as: Bool.self),
                 deviceUserID: try row.decode(Column.deviceUserID, as: UUID.self),
                 deviceRegisteredAt: try row.decode(Column.deviceRegisteredAt, as: Date.self),
+                isDeviceToken: try row.decode(Column.isDeviceToken, as: Bool.self),
                 userExternalID: try row.decode(Column.userExternalID, as: String.self),
                 appearance: PushAppearance(
                     soundEnabled: try row.decode(Column.soundEnabled, as: Bool.self),

@@ -15,10 +15,13 @@ public struct DeliveryFacts: Hashable, Sendable {
     public var previousReason: DeliveryReason?
     /// The notification's expiration, if any.
     public var expiresAt: Date?
+    /// Whether the push went to a device's own token, rather than a token of one of its services (VoIP, widgets,
+    /// Live Activities, …).
+    public var isDeviceToken: Bool
 
     public init(
         attempt: Int, environment: APNsEnvironment, deviceEnvironment: APNsEnvironment, deviceRegisteredAt: Date,
-        previousReason: DeliveryReason? = nil, expiresAt: Date? = nil
+        previousReason: DeliveryReason? = nil, expiresAt: Date? = nil, isDeviceToken: Bool = true
     ) {
         self.attempt = attempt
         self.environment = environment
@@ -26,6 +29,7 @@ public struct DeliveryFacts: Hashable, Sendable {
         self.deviceRegisteredAt = deviceRegisteredAt
         self.previousReason = previousReason
         self.expiresAt = expiresAt
+        self.isDeviceToken = isDeviceToken
     }
 
     /// Whether this attempt is the retry in the other environment after a BadDeviceToken.

@@ -34,6 +34,8 @@ public struct DeliveryPolicy: Hashable, Sendable {
             return (rejection.timestamp ?? .distantFuture) > facts.deviceRegisteredAt
         case .tryOtherEnvironment:
             return facts.isEnvironmentRetry
+        case .tokenNotForTopic:
+            return !facts.isDeviceToken
         default:
             return false
         }
@@ -100,6 +102,10 @@ public struct DeliveryPolicy: Hashable, Sendable {
             // The service refused, not this device: sending pauses (SendHealth) and the push waits without
             // spending an attempt.
             return .release(reason: .apple(reason))
+        case .tokenNotForTopic:
+            guard !facts.isDeviceToken else { return .fail(reason: .apple(reason)) }
+            if burstGuardTripped { return withheld(reason, facts: facts, now: now, jitter: jitter) }
+            return .deactivateDevice(.notForTopic, appleTimestamp: now)
         case .refuseKey, .refuseCredentials:
             return .pauseKey(reason: .apple(reason))
         case .fixConfiguration, .drop:

@@ -24,6 +24,8 @@ public enum DeactivationReason: String, Sendable, CaseIterable, Codable {
     /// Its user registered more devices (or the device more Live Activity tokens) than the limit allows, and this
     /// was the least recently registered (``RegistrationLimits``).
     case overLimit = "over_limit"
+    /// A service's token (VoIP, widgets, …) Apple said was issued for another topic.
+    case notForTopic = "not_for_topic"
 }
 
 /// A registered device, without its token (which Herald never hands out).
@@ -41,6 +43,8 @@ public struct Device: Sendable, Equatable {
     public var createdAt: Date
     public var registeredAt: Date
     public var lastUsedAt: Date?
+    /// The services the device has an active token for, besides its own.
+    public var pushTokenKinds: [ServiceTokenKind]
 }
 
 /// What a device registration carries besides the token and the user.

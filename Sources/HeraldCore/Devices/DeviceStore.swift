@@ -30,6 +30,12 @@ public struct DeviceStore: Sendable {
         case registeredAt = "d.registered_at"
         case lastUsedAt = "d.last_used_at"
         case app = "(SELECT a.external_id FROM apps a WHERE a.id = d.app_id)"
+        case pushTokenKinds = """
+            ARRAY(SELECT k.kind FROM device_tokens k
+                WHERE k.parent_device_id = d.id AND k.is_active
+                  AND k.kind IN ('voip', 'complication', 'fileprovider', 'location', 'pushtotalk', 'widgets', 'controls')
+                ORDER BY k.kind)
+            """
     }
 
     static func decode(_ row: PostgresRow) throws -> Device {
@@ -46,7 +52,9 @@ public struct DeviceStore: Sendable {
                 .flatMap(DeactivationReason.init(rawValue:)),
             createdAt: try row.decode(Column.createdAt, as: Date.self),
             registeredAt: try row.decode(Column.registeredAt, as: Date.self),
-            lastUsedAt: try row.decode(Column.lastUsedAt, as: Date?.self))
+            lastUsedAt: try row.decode(Column.lastUsedAt, as: Date?.self),
+            pushTokenKinds: try row.decode(Column.pushTokenKinds, as: [String].self)
+                .compactMap(ServiceTokenKind.init(rawValue:)))
     }
 
     /// Registers a token for `user` with one upsert. A token already known moves to `user` and is reactivated.

@@ -68,13 +68,13 @@ public struct DirectNotification: Sendable, Equatable {
         if let expiration, expiration <= (sendAt ?? Date()) {
             throw .invalid("must be later than sendAt (or now)", field: "expiration")
         }
-        if resolvedPushType == .widgets {
+        if resolvedPushType == .widgets || resolvedPushType == .controls {
             // WidgetKit reads one flag and nothing else.
             guard alert == nil, badge == nil, sound == nil, !contentAvailable, !mutableContent, data.isEmpty,
                 interruptionLevel == nil
             else {
                 throw .invalid(
-                    "a widgets push only tells WidgetKit to reload: leave out alert, badge, sound, "
+                    "a \(resolvedPushType) push only tells WidgetKit to reload: leave out alert, badge, sound, "
                         + "contentAvailable, mutableContent, interruptionLevel and data", field: "pushType")
             }
         } else if resolvedPushType == .liveActivity {
@@ -102,10 +102,12 @@ public struct DirectNotification: Sendable, Equatable {
     /// `priority`, else Apple's default for the push type (5 for background pushes, else 10).
     public var resolvedPriority: PushPriority { priority ?? .default(for: resolvedPushType) }
 
-    /// The APNs payload: `aps` from the alert and options, the custom keys beside it; for widgets,
+    /// The APNs payload: `aps` from the alert and options, the custom keys beside it; for widgets and controls,
     /// `{"aps":{"content-changed":true}}`.
     public var payload: Payload {
-        if resolvedPushType == .widgets { return Payload(aps: APS(contentChanged: true)) }
+        if resolvedPushType == .widgets || resolvedPushType == .controls {
+            return Payload(aps: APS(contentChanged: true))
+        }
         return Payload(
             aps: APS(
                 alert: alert, badge: badge, sound: sound.map(Sound.named), threadID: threadID, category: category,

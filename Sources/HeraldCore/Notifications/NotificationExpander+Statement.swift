@@ -36,6 +36,8 @@ extension NotificationExpander {
         /// * direct sends with a project: its owner and members;
         /// * direct sends: the named users (all their active devices) and the named devices;
         /// * with an `appId`, only that app's devices;
+        /// * a push of a service's type (``ServiceTokenKind``: VoIP, widgets, …) goes to the devices' tokens of that
+        ///   kind instead of the devices (`token_kind`); a recipient with none is suppressed as `no_<kind>_token`;
         /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
         ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens of its owner
         ///   (`live_activities`, migration 0030).
@@ -50,7 +52,13 @@ extension NotificationExpander {
         /// ``NotificationTargets/Key``.
         static let sql = """
             WITH n AS (
-                SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences, respect_quiet_hours
+                SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences, respect_quiet_hours,
+                       CASE WHEN targets ? \(Target.pushToStart.sqlLiteral) THEN 'push_to_start'
+                            WHEN targets ? \(Target.activityId.sqlLiteral) THEN 'activity'
+                            WHEN content ->> \(NotificationMessage.CodingKeys.pushType.sqlLiteral)
+                                 IN (\(ServiceTokenKind.sqlList))
+                            THEN content ->> \(NotificationMessage.CodingKeys.pushType.sqlLiteral)
+                            ELSE 'device' END AS token_kind
                 FROM notifications
                 WHERE state = 'scheduled' AND send_at <= now()
                 ORDER BY send_at
@@ -133,9 +141,7 @@ extension NotificationExpander {
                 SELECT x.user_id, d.id AS device_id, d.environment, x.variant, x.release_at
                 FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active CROSS JOIN n
                 WHERE x.reason IS NULL
-                  AND d.kind = CASE WHEN n.targets ? \(Target.pushToStart.sqlLiteral) THEN 'push_to_start'
-                                    WHEN n.targets ? \(Target.activityId.sqlLiteral) THEN 'activity'
-                                    ELSE 'device' END
+                  AND d.kind = n.token_kind
                   AND (NOT n.targets ? \(Target.pushToStart.sqlLiteral)
                        OR d.attributes_type = n.targets ->> \(Target.pushToStart.sqlLiteral))
                   AND (x.all_devices OR d.id = ANY (x.device_ids) OR d.parent_device_id = ANY (x.device_ids))
@@ -154,7 +160,10 @@ extension NotificationExpander {
             ),
             suppressed AS (
                 INSERT INTO notification_suppressions (notification_id, user_id, reason)
-                SELECT n.id, x.user_id, coalesce(x.reason, 'no_active_device') FROM decided x CROSS JOIN n
+                SELECT n.id, x.user_id,
+                       coalesce(x.reason, CASE WHEN n.token_kind IN (\(ServiceTokenKind.sqlList))
+                                               THEN 'no_' || n.token_kind || '_token' ELSE 'no_active_device' END)
+                FROM decided x CROSS JOIN n
                 WHERE x.reason IS NOT NULL OR NOT EXISTS (SELECT 1 FROM targeted t WHERE t.user_id = x.user_id)
                 ON CONFLICT (notification_id, user_id) DO NOTHING
                 RETURNING 1

@@ -16,6 +16,7 @@ public struct HeraldServices: Sendable {
     public let apps: AppStore
     public let signingKeys: SigningKeyStore
     public let liveActivities: LiveActivityTokenStore
+    public let serviceTokens: ServiceTokenStore
     /// The broadcast channels on record and their broadcasts, readable in any process.
     public let channelStore: BroadcastChannelStore
     /// Broadcast channels, in a process that sends to APNs; `nil` otherwise.
@@ -41,6 +42,7 @@ public struct HeraldServices: Sendable {
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)
         liveActivities = LiveActivityTokenStore(client: client, limits: limits)
+        serviceTokens = ServiceTokenStore(client: client)
         channelStore = BroadcastChannelStore(client: client)
         channels = apns.map { BroadcastChannels(client: client, apns: $0) }
         self.expansion = expansion

@@ -31,6 +31,7 @@ public enum HeraldApplication {
         PreferenceRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         NotificationRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         LiveActivityRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
+        ServiceTokenRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         ChannelRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)
         DeviceTestRoutes(services: services).register(on: router)
         ScheduleRoutes(services: services, maxBodySize: settings.maxBodySize).register(on: router)

@@ -16,6 +16,8 @@ struct DeviceResponse: ResponseEncodable {
     var createdAt: Date
     var registeredAt: Date
     var lastUsedAt: Date?
+    /// The services the device has a token for; never the tokens.
+    var pushTokenKinds: [String]
 
     init(_ device: Device) {
         id = device.id.uuidString.lowercased()
@@ -30,6 +32,7 @@ struct DeviceResponse: ResponseEncodable {
         createdAt = device.createdAt
         registeredAt = device.registeredAt
         lastUsedAt = device.lastUsedAt
+        pushTokenKinds = device.pushTokenKinds.map(\.rawValue)
     }
 }
 

@@ -19,7 +19,8 @@ import Testing
             id: UUID(), notificationID: notification.id, userID: user, deviceID: UUID(), environment: .sandbox,
             attempt: 1, previousReason: nil, dueAt: Date(), notification: notification, deviceToken: token,
             deviceEnvironment: .sandbox, deviceTopic: topic, deviceActive: active,
-            deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), userExternalID: "alice",
+            deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), isDeviceToken: true,
+            userExternalID: "alice",
             appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant,
             rowLocation: RowLocation(ctid: "(0,1)"))
     }

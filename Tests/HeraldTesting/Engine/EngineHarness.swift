@@ -32,7 +32,8 @@ public struct EngineHarness: Sendable {
     ///   - otherTeams: Keys of other teams the mocks accept, by team id.
     public static func start(
         connections: Int = 1, recordsRequests: Bool = true, databaseURL: String? = nil,
-        trustedKeys: [TestSigningKey] = [], bundleIDs: Set<String> = [], otherTeams: [String: [TestSigningKey]] = [:]
+        trustedKeys: [TestSigningKey] = [], bundleIDs: Set<String> = [], otherTeams: [String: [TestSigningKey]] = [:],
+        tokenKinds: [String: String] = [:]
     ) async throws -> EngineHarness {
         let url: String
         if let databaseURL { url = databaseURL } else { url = try await TestDatabases.shared.heraldDatabase() }
@@ -51,6 +52,7 @@ public struct EngineHarness: Sendable {
                 teamID: teamID,
                 keys: Dictionary(uniqueKeysWithValues: ([key] + trustedKeys).map { ($0.keyID, $0.publicKeyPEM) }),
                 bundleIDs: bundleIDs.union([bundleID]), recordsRequests: recordsRequests)
+            mockConfiguration.tokenKinds = tokenKinds
             mockConfiguration.otherTeams = otherTeams.mapValues { keys in
                 Dictionary(uniqueKeysWithValues: keys.map { ($0.keyID, $0.publicKeyPEM) })
             }
