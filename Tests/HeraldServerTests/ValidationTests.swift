@@ -109,6 +109,15 @@ import Testing
             status: .notFound, code: "not_found", field: "projectId"),
         Case(
             method: .post, path: "/api/v1/events",
+            body:
+                #"{"type":"new_feedback","projectId":"p1","feedback":{"id":"f","title":"T"},"expiration":"2001-01-01T00:00:00Z"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "expiration"),
+        Case(
+            method: .post, path: "/api/v1/events",
+            body: #"{"type":"new_feedback","projectId":"p1","feedback":{"id":"f","title":"T"},"expiration":"soon"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "expiration"),
+        Case(
+            method: .post, path: "/api/v1/events",
             body: #"{"type":"status_change","projectId":"p1","feedback":{"id":"f","title":"T"},"newStatus":"Done!"}"#,
             status: .unprocessableContent, code: "validation_failed", field: "newStatus"),
         Case(

@@ -14,7 +14,9 @@ public struct PushTemplate: Sendable {
     /// - Parameters:
     ///   - notificationID: Names the push on the device (`apns-collapse-id`) when the message has no collapse id of
     ///     its own, so a copy resent after a crash replaces the first instead of showing twice.
-    ///   - expiresAt: The notification's `expires_at`, sent as `apns-expiration`.
+    ///   - expiresAt: The notification's `expires_at`, sent as `apns-expiration`. Without one, an event's push
+    ///     expires at once (`0`, the push plan's `.immediately`: news of feedback is worth nothing once stale), and
+    ///     any other push takes Apple's default.
     ///   - payloadLimit: Bytes the payload may take; the body is shortened to fit. Default: the push type's limit.
     /// - Throws: ``PayloadError`` when the payload cannot fit.
     public init(
@@ -25,7 +27,7 @@ public struct PushTemplate: Sendable {
         payloadJSON = try appearance.applied(to: payload).fitted(toLimit: limit).json
         pushType = message.pushType
         priority = message.priority
-        expiration = expiresAt.map { .at($0) }
+        expiration = expiresAt.map { .at($0) } ?? (message.event == nil ? nil : .immediately)
         collapseID = message.collapseID ?? CollapseID(notificationID.uuidString.lowercased())
     }
 

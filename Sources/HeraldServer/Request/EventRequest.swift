@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 
 /// Reads `POST /events` bodies into an ``Event``.
@@ -5,7 +6,7 @@ enum EventRequest {
     static func parse(_ body: JSONObject) throws(APIError) -> Event {
         try body.allowOnly([
             "type", "projectId", "feedback", "actorId", "submitter", "voters", "voter", "voteCount", "oldStatus",
-            "newStatus", "commentId", "badge", "appId",
+            "newStatus", "commentId", "badge", "appId", "expiration",
         ])
         guard let type = EventType(rawValue: try body.requiredString("type")) else {
             throw .validation("must be new_feedback, new_comment, new_vote or status_change", field: "type")
@@ -37,6 +38,13 @@ enum EventRequest {
                 oldStatus: oldStatus,
                 newStatus: newStatus, commentID: commentID, badge: badge)
         }
+    }
+
+    /// The event's `expiration`: when Apple may stop trying to deliver its pushes. Without one they expire at once.
+    static func expiration(_ body: JSONObject, now: Date = Date()) throws(APIError) -> Date? {
+        guard let expiration = try body.date("expiration") else { return nil }
+        guard expiration > now else { throw .validation("must be in the future", field: "expiration") }
+        return expiration
     }
 
     /// `{"userId": …}` or `{"email": …}`, exactly one.

@@ -16,6 +16,7 @@ struct NotificationRoutes {
             let bytes = try await JSONBody.bytes(of: request, limit: maxBodySize)
             let body = try JSONBody.object(bytes)
             var draft = NotificationDraft(event: try EventRequest.parse(body))
+            draft.expiresAt = try EventRequest.expiration(body)
             draft.targets.app = try await app(in: body, scope: context.appScope)
             return try await outbox.accept(draft, request: request, body: bytes, key: key)
         }

@@ -51,6 +51,32 @@ import Testing
         #expect(try payload(shorter).aps.alert?.body?.hasSuffix(Payload.truncationMark) == true)
     }
 
+    /// Seed 004 §7.3: an event's pushes expire at once unless the event gives an expiration; other pushes keep
+    /// Apple's default.
+    @Test func eventPushesExpireAtOnceUnlessTheEventSaysOtherwise() throws {
+        for type in EventType.allCases {
+            let event = try Event(
+                type: type, project: ExternalID("p")!, feedback: try FeedbackReference(id: "f-1", title: "Dark mode"),
+                voteCount: 2, newStatus: FeedbackStatus("in_progress"), commentID: "c-1")
+            let draft = NotificationDraft(event: event)
+            let payload = try #require(draft.message.payload(for: .default))
+            let template = try PushTemplate(
+                message: draft.message, payload: payload, appearance: PushAppearance(),
+                notificationID: Self.notificationID, expiresAt: nil)
+            #expect(template.expiration == .immediately, "\(type)")
+            #expect(template.expiration?.headerValue == "0")
+            let later = Date(timeIntervalSince1970: 2_000_000_000)
+            let kept = try PushTemplate(
+                message: draft.message, payload: payload, appearance: PushAppearance(),
+                notificationID: Self.notificationID, expiresAt: later)
+            #expect(kept.expiration == .at(later))
+        }
+        let direct = try PushTemplate(
+            message: message, payload: try #require(message.payload(for: .default)), appearance: PushAppearance(),
+            notificationID: Self.notificationID, expiresAt: nil)
+        #expect(direct.expiration == nil)
+    }
+
     /// Every push names its notification on the device, so a copy resent after a crash replaces the first; the
     /// backend's own collapse id wins.
     @Test func aPushWithoutItsOwnCollapseIDCarriesItsNotifications() throws {
