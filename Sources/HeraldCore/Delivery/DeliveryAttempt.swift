@@ -19,11 +19,13 @@ public struct DeliveryAttempt: Sendable {
     public let feedbackID: String?
     /// When the attempt ended.
     public let finishedAt: Date
+    /// Apple's `apns-unique-id` for an accepted push, when it sent one.
+    public let uniqueID: String?
 
     public init(
         delivery: ClaimedDelivery, outcome: DeliveryOutcome, httpStatus: Int?, reason: DeliveryReason?,
         latency: Double?,
-        payload: PostgresJSON?, errorMessage: String?, feedbackID: String?, finishedAt: Date
+        payload: PostgresJSON?, errorMessage: String?, feedbackID: String?, finishedAt: Date, uniqueID: String? = nil
     ) {
         self.delivery = delivery
         self.outcome = outcome
@@ -34,6 +36,7 @@ public struct DeliveryAttempt: Sendable {
         self.errorMessage = errorMessage
         self.feedbackID = feedbackID
         self.finishedAt = finishedAt
+        self.uniqueID = uniqueID
     }
 }
 

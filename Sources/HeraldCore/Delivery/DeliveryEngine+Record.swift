@@ -40,7 +40,8 @@ extension DeliveryEngine {
                 delivery: delivery, outcome: outcome, httpStatus: sent.result.httpStatus,
                 reason: sent.result.reason ?? outcome.reason,
                 latency: sent.result.httpStatus == nil ? nil : sent.latency, payload: content?.payload,
-                errorMessage: sent.result.errorMessage, feedbackID: content?.feedbackID, finishedAt: answeredAt)
+                errorMessage: sent.result.errorMessage, feedbackID: content?.feedbackID, finishedAt: answeredAt,
+                uniqueID: sent.result.uniqueID)
         }
     }
 

@@ -10,6 +10,12 @@ extension PushResult {
         }
     }
 
+    /// Apple's `apns-unique-id`, when it sent one (sandbox answers do): the handle of Apple's Push Notifications
+    /// Console.
+    var uniqueID: String? {
+        if case .accepted(let receipt) = self { receipt.uniqueID } else { nil }
+    }
+
     /// Apple's reason, or Herald's for a missing answer.
     var reason: DeliveryReason? {
         switch self {

@@ -67,6 +67,8 @@ public struct DeliveryLogEntry: Sendable, Hashable, Codable {
     public var reason: String?
     public var latencyMs: Double?
     public var errorMessage: String?
+    /// Apple's `apns-unique-id`, for its Push Notifications Console.
+    public var apnsUniqueID: String?
 
     /// Where the next page starts.
     public var cursor: DeliveryLogCursor { DeliveryLogCursor(createdAt: createdAt, id: id) }

@@ -17,6 +17,8 @@ public struct NotificationDeliveries: Sendable, Hashable {
         public var nextAttemptAt: Date
         public var updatedAt: Date
         public var finishedAt: Date?
+        /// Apple's `apns-unique-id` of the answer that finished it, when Apple sent one.
+        public var apnsUniqueID: String?
     }
 
     /// A recipient that got no delivery, and why (`global_off`, `muted`, `type_off`, `override_off`,
@@ -49,7 +51,7 @@ extension DeliveryLogStore {
         let deliveries = try await client.query(
             """
             SELECT x.id, u.external_id, x.device_token_id, x.environment, x.state, x.attempts, x.last_status,
-                x.last_reason, x.next_attempt_at, x.updated_at, x.finished_at
+                x.last_reason, x.next_attempt_at, x.updated_at, x.finished_at, x.apns_unique_id
             FROM notifications AS n
             CROSS JOIN LATERAL (\(unescaped: NotificationDeliveries.eachDelivery)) AS x
             JOIN users AS u ON u.id = x.user_id
@@ -66,7 +68,8 @@ extension DeliveryLogStore {
                 lastReason: try row.decode(column: 7, as: String?.self),
                 nextAttemptAt: try row.decode(column: 8, as: Date.self),
                 updatedAt: try row.decode(column: 9, as: Date.self),
-                finishedAt: try row.decode(column: 10, as: Date?.self))
+                finishedAt: try row.decode(column: 10, as: Date?.self),
+                apnsUniqueID: try row.decode(column: 11, as: String?.self))
         }
         let suppressions = try await client.query(
             """
@@ -87,21 +90,21 @@ extension DeliveryLogStore {
 
 extension NotificationDeliveries {
     /// SQL for one row per delivery of notification `n`: (id, user_id, device_token_id, environment, state,
-    /// attempts, last_status, last_reason, next_attempt_at, updated_at, finished_at, created_at). A delivery in the
+    /// attempts, last_status, last_reason, next_attempt_at, updated_at, finished_at, created_at, apns_unique_id). A delivery in the
     /// outbox (open, or finished in place by a release before Migrations/0029) is its row there; a finished one is its
     /// newest final log row, whose times are all when it finished. One whose device was deleted since is left out,
     /// as its outbox row went with the device. Log rows come after their notification, which limits the partitions
     /// read.
     static let eachDelivery = """
         SELECT d.id, d.user_id, d.device_token_id, d.environment, d.state, d.attempts::int8, d.last_status::int8,
-            d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at, d.created_at
+            d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at, d.created_at, NULL::text AS apns_unique_id
         FROM deliveries AS d
         WHERE d.notification_id = n.id
         UNION ALL
         SELECT * FROM (
             SELECT DISTINCT ON (l.delivery_id) l.delivery_id, l.user_id, l.device_token_id, l.environment, l.status,
                 l.attempt::int8, l.http_status::int8, l.apns_reason, l.created_at, l.created_at, l.created_at,
-                l.created_at
+                l.created_at, l.apns_unique_id
             FROM push_notification_logs AS l
             WHERE l.notification_id = n.id AND l.created_at >= n.created_at AND l.status <> 'retrying'
                 AND l.device_token_id IS NOT NULL

@@ -462,6 +462,7 @@
         cell(row, delivery.lastReason ?? "");
         cell(row, delivery.environment);
         cell(row, dateTime(delivery.updatedAt));
+        cell(row, delivery.apnsUniqueId ?? "");
         return row;
       });
       replaceRows(byId("history-deliveries").querySelector("tbody"), deliveryRows);

@@ -21,6 +21,8 @@ struct DeliveryLogItem: Encodable {
     var reason: String?
     var latencyMs: Double?
     var errorMessage: String?
+    /// Apple's apns-unique-id: the push's handle in Apple's Push Notifications Console.
+    var apnsUniqueId: String?
 
     init(_ entry: DeliveryLogEntry) {
         id = entry.id.uuidString.lowercased()
@@ -39,5 +41,6 @@ struct DeliveryLogItem: Encodable {
         reason = entry.reason
         latencyMs = entry.latencyMs
         errorMessage = entry.errorMessage
+        apnsUniqueId = entry.apnsUniqueID
     }
 }

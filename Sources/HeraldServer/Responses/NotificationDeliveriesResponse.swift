@@ -18,6 +18,8 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
         var releaseAt: Date?
         var updatedAt: Date
         var finishedAt: Date?
+        /// Apple's apns-unique-id of the answer that finished it: its handle in Apple's Push Notifications Console.
+        var apnsUniqueId: String?
     }
 
     struct Suppressed: Encodable {
@@ -41,7 +43,7 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
                 lastReason: $0.lastReason, nextAttemptAt: $0.nextAttemptAt,
                 releaseAt: $0.state == DeliveryState.deferred.rawValue ? $0.nextAttemptAt : nil,
                 updatedAt: $0.updatedAt,
-                finishedAt: $0.finishedAt)
+                finishedAt: $0.finishedAt, apnsUniqueId: $0.apnsUniqueID)
         }
         suppressed = report.suppressions.map {
             Suppressed(userId: $0.userID, reason: $0.reason, createdAt: $0.createdAt)

@@ -87,6 +87,14 @@ extension Networked {
                 "SELECT status FROM push_notification_logs WHERE status <> 'sending'"
             ).decode(String.self)
             #expect(statuses.count == types.count && statuses.allSatisfy { $0 == "sent" })
+            // Every answered push keeps Apple's apns-unique-id, in the log and in the notification's deliveries.
+            let logs = DeliveryLogStore(client: harness.client)
+            let entries = try await logs.list(DeliveryLogFilter(), limit: 100).filter { $0.status == "sent" }
+            #expect(entries.count == types.count)
+            #expect(entries.allSatisfy { $0.apnsUniqueID.flatMap(UUID.init(uuidString:)) != nil })
+            let notification = try #require(entries.first?.notificationID)
+            let report = try #require(try await logs.deliveries(of: notification, in: .everyApp))
+            #expect(report.deliveries.count == 1 && report.deliveries[0].apnsUniqueID == entries.first?.apnsUniqueID)
             try await harness.stop()
         }
 
