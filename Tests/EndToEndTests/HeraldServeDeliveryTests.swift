@@ -101,10 +101,63 @@ extension Networked {
                 let headers = Dictionary(push.headers.map { ($0.name, $0.value) }) { first, _ in first }
                 #expect(headers["apns-topic"] == EngineHarness.bundleID)
                 #expect(headers["apns-push-type"] == "alert")
+                // An event's push expires at once; a direct send without an expiration leaves Apple's default.
+                let isEvent = String(decoding: push.body, as: UTF8.self).contains("New Feedback")
+                #expect(headers["apns-expiration"] == (isEvent ? "0" : nil))
             }
 
             #expect(await server.stop() == 0, "\(server.output)")
             #expect(!server.output.contains(memberToken), "no device token in the log")
+            try await harness.stop()
+        }
+
+        /// A direct send's localization keys, critical sound, relevance score, target content id and filter criteria
+        /// reach Apple under Apple's names.
+        @Test func theWholeApsDictionaryReachesTheMock() async throws {
+            let harness = try await EngineHarness.start()
+            let keyFile = EngineHarness.keyFile()
+            defer { try? FileManager.default.removeItem(atPath: keyFile) }
+            let gateway = try await Self.startGateway(harness, keyFile: keyFile)
+            let (server, base, key) = (gateway.server, gateway.base, gateway.key)
+            defer { if server.process.isRunning { server.process.terminate() } }
+            let put = try await Self.request(
+                "PUT", "\(base)/users/ada", key: key, body: #"{"email":"ada@example.com","name":"Ada"}"#)
+            #expect(put.0 == 201, "\(put.1)")
+            let registered = try await Self.request(
+                "POST", "\(base)/devices/register", key: key, user: "ada",
+                body: #"{"token":"\#(EngineHarness.token("e3", 3))","platform":"iOS","environment":"sandbox"}"#)
+            #expect(registered.0 == 201, "\(registered.1)")
+            let sent = try await Self.request(
+                "POST", "\(base)/notifications", key: key,
+                body: #"""
+                    {"userIds":["ada"],"alert":{"titleLocKey":"GAME_TITLE","titleLocArgs":["Ada"],
+                    "subtitleLocKey":"GAME_SUB","subtitleLocArgs":["2"],"locKey":"GAME_BODY","locArgs":["3","4"],
+                    "launchImage":"Splash"},"sound":{"critical":1,"name":"alarm.caf","volume":0.5},
+                    "relevanceScore":0.75,"targetContentId":"game-7","filterCriteria":"work"}
+                    """#)
+            #expect(sent.0 == 202, "\(sent.1)")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while harness.sandbox.recordedRequests.isEmpty && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let push = try #require(harness.sandbox.recordedRequests.first, "\(server.output)")
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(push.body)) as? [String: Any])
+            let aps = try #require(payload["aps"] as? [String: Any])
+            let alert = try #require(aps["alert"] as? [String: Any])
+            #expect(alert["title-loc-key"] as? String == "GAME_TITLE")
+            #expect(alert["title-loc-args"] as? [String] == ["Ada"])
+            #expect(alert["subtitle-loc-key"] as? String == "GAME_SUB")
+            #expect(alert["subtitle-loc-args"] as? [String] == ["2"])
+            #expect(alert["loc-key"] as? String == "GAME_BODY")
+            #expect(alert["loc-args"] as? [String] == ["3", "4"])
+            #expect(alert["launch-image"] as? String == "Splash")
+            let sound = try #require(aps["sound"] as? [String: Any])
+            #expect(sound["critical"] as? Int == 1 && sound["name"] as? String == "alarm.caf")
+            #expect(sound["volume"] as? Double == 0.5)
+            #expect(aps["relevance-score"] as? Double == 0.75)
+            #expect(aps["target-content-id"] as? String == "game-7")
+            #expect(aps["filter-criteria"] as? String == "work")
+            #expect(await server.stop() == 0, "\(server.output)")
             try await harness.stop()
         }
     }

@@ -9,7 +9,8 @@ import Testing
 extension Networked {
     /// Live Activities through `herald serve` to `apns-mock`: a remote start reaches the device's push-to-start
     /// token with Apple's start payload and headers, update and end reach the activity's token, a token Apple calls
-    /// dead is deactivated, an ended activity takes no more events, and a widgets push is the reload flag alone.
+    /// dead is deactivated, an ended activity takes no more events, a widgets push is the reload flag alone, and every
+    /// push type but alert and background reaches the device's token of its service.
     @Suite struct LiveActivityTests {
         typealias Serve = HeraldServeDeliveryTests
 
@@ -123,9 +124,18 @@ extension Networked {
                     == 404)
             #expect(try await call("DELETE", "/activities/nothing-here", acting: true).0 == 404)
 
+            // Every push type but alert and background goes to the device's token of that service.
+            var serviceTokens: [String: String] = [:]
+            for (index, kind) in ServiceTokenKind.allCases.enumerated() {
+                let token = EngineHarness.token("5e", index + 1)
+                let put = try await call(
+                    "PUT", "/devices/\(device)/push-tokens/\(kind.rawValue)", acting: true, #"{"token":"\#(token)"}"#)
+                #expect(put.0 == 201, "\(kind): \(put.1)")
+                serviceTokens[kind.rawValue] = token
+            }
             let widgets = try await call("POST", "/notifications", #"{"userIds":["ann"],"pushType":"widgets"}"#)
             #expect(widgets.0 == 202, "\(widgets.1)")
-            let reload = try await Self.request(to: deviceToken, in: harness)
+            let reload = try await Self.request(to: try #require(serviceTokens["widgets"]), in: harness)
             #expect(reload.header("apns-push-type") == "widgets")
             #expect(reload.header("apns-topic") == EngineHarness.bundleID + ".push-type.widgets")
             #expect(String(decoding: reload.body, as: UTF8.self) == #"{"aps":{"content-changed":true}}"#)
@@ -137,13 +147,13 @@ extension Networked {
                 "controls": ".push-type.controls",
             ]
             for (type, suffix) in suffixes.sorted(by: { $0.key < $1.key }) {
-                let before = harness.sandbox.recordedRequests.filter { $0.deviceToken == deviceToken }.count
+                let target = serviceTokens[type] ?? deviceToken
+                let before = harness.sandbox.recordedRequests.filter { $0.deviceToken == target }.count
+                let content = type == "controls" ? "" : #","contentAvailable":true,"alert":{"body":"x"}"#
                 let sent = try await call(
-                    "POST", "/notifications",
-                    #"{"userIds":["ann"],"pushType":"\#(type)","priority":5,"contentAvailable":true,"alert":{"body":"x"}}"#
-                )
+                    "POST", "/notifications", #"{"userIds":["ann"],"pushType":"\#(type)","priority":5\#(content)}"#)
                 #expect(sent.0 == 202, "\(type): \(sent.1)")
-                let arrived = try await Self.request(to: deviceToken, in: harness, number: before + 1)
+                let arrived = try await Self.request(to: target, in: harness, number: before + 1)
                 #expect(arrived.header("apns-push-type") == type)
                 #expect(arrived.header("apns-topic") == EngineHarness.bundleID + suffix, "\(type)")
                 #expect(arrived.header("apns-priority") == "5")

@@ -131,6 +131,50 @@ import Testing
             status: .unprocessableContent, code: "validation_failed", field: "userIds"),
         Case(
             method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"relevanceScore":1.5}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "relevanceScore"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"relevanceScore":"high"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "relevanceScore"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"targetContentId":""}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "targetContentId"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"filterCriteria":"a\nb"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "filterCriteria"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sound":{"critical":2,"name":"a"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "sound.critical"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sound":{"name":"a","volume":1.5}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "sound.volume"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sound":{"volume":1}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "sound.name"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sound":""}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "sound"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"titleLocArgs":["a"]}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "alert.titleLocArgs"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"locKey":""}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "alert.locKey"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"launchImage":"Splash"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "alert"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
             body: #"{"userIds":["u1"],"alert":{"body":"hi"},"priority":7}"#, status: .unprocessableContent,
             code: "validation_failed", field: "priority"),
         Case(

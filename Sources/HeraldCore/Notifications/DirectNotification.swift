@@ -12,7 +12,8 @@ public struct DirectNotification: Sendable, Equatable {
     /// The visible text: title, subtitle and body.
     public var alert: Alert?
     public var badge: Int?
-    public var sound: String?
+    /// A sound file name, or a critical alert's sound with its volume.
+    public var sound: Sound?
     public var threadID: String?
     public var category: String?
     public var contentAvailable = false
@@ -29,6 +30,12 @@ public struct DirectNotification: Sendable, Equatable {
     public var respectQuietHours = true
     /// `aps.interruption-level`: time-sensitive and critical alerts break through Focus, and quiet hours too.
     public var interruptionLevel: APS.InterruptionLevel?
+    /// `aps.relevance-score`, 0…1: how the system ranks this notification in the notification summary.
+    public var relevanceScore: Double?
+    /// `aps.target-content-id`: the window or content the app brings forward when the notification is opened.
+    public var targetContentID: String?
+    /// `aps.filter-criteria`: the Focus filter that lets the notification through.
+    public var filterCriteria: String?
     /// The backend's labels, for listing and canceling scheduled sends together.
     public var tags: Set<NotificationTag> = []
 
@@ -68,10 +75,18 @@ public struct DirectNotification: Sendable, Equatable {
         if let expiration, expiration <= (sendAt ?? Date()) {
             throw .invalid("must be later than sendAt (or now)", field: "expiration")
         }
+        if let relevanceScore, !(0...1).contains(relevanceScore) {
+            throw .invalid("must be 0 to 1", field: "relevanceScore")
+        }
+        for (field, text) in [("targetContentId", targetContentID), ("filterCriteria", filterCriteria)] {
+            if let text, !(1...256).contains(text.codePointCount) || text.containsControlOrLineBreak {
+                throw .invalid("must be 1 to 256 characters on one line", field: field)
+            }
+        }
         if resolvedPushType == .widgets || resolvedPushType == .controls {
             // WidgetKit reads one flag and nothing else.
             guard alert == nil, badge == nil, sound == nil, !contentAvailable, !mutableContent, data.isEmpty,
-                interruptionLevel == nil
+                interruptionLevel == nil, relevanceScore == nil, targetContentID == nil, filterCriteria == nil
             else {
                 throw .invalid(
                     "a \(resolvedPushType) push only tells WidgetKit to reload: leave out alert, badge, sound, "
@@ -110,9 +125,10 @@ public struct DirectNotification: Sendable, Equatable {
         }
         return Payload(
             aps: APS(
-                alert: alert, badge: badge, sound: sound.map(Sound.named), threadID: threadID, category: category,
+                alert: alert, badge: badge, sound: sound, threadID: threadID, category: category,
                 contentAvailable: contentAvailable ? true : nil, mutableContent: mutableContent ? true : nil,
-                interruptionLevel: interruptionLevel),
+                targetContentID: targetContentID, interruptionLevel: interruptionLevel, relevanceScore: relevanceScore,
+                filterCriteria: filterCriteria),
             custom: data)
     }
 }

@@ -8,7 +8,8 @@ enum DirectNotificationRequest {
         try body.allowOnly([
             "userIds", "deviceIds", "projectId", "type", "alert", "badge", "sound", "threadId", "category",
             "contentAvailable", "mutableContent", "data", "pushType", "priority", "collapseId", "expiration", "sendAt",
-            "respectPreferences", "appId", "tags", "respectQuietHours", "interruptionLevel",
+            "respectPreferences", "appId", "tags", "respectQuietHours", "interruptionLevel", "relevanceScore",
+            "targetContentId", "filterCriteria",
         ])
         var direct = DirectNotification()
         direct.userIDs = try body.externalIDs("userIds", maximum: 10_000)
@@ -17,7 +18,10 @@ enum DirectNotificationRequest {
         if let type = try body.string("type") { direct.type = type }
         direct.alert = try body.alert("alert")
         direct.badge = try body.integer("badge")
-        direct.sound = try body.string("sound")
+        direct.sound = try body.sound("sound")
+        direct.relevanceScore = try body.number("relevanceScore")
+        direct.targetContentID = try body.string("targetContentId")
+        direct.filterCriteria = try body.string("filterCriteria")
         direct.threadID = try body.string("threadId")
         direct.category = try body.string("category")
         direct.contentAvailable = try body.bool("contentAvailable") ?? false

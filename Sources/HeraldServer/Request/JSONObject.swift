@@ -29,7 +29,7 @@ struct JSONObject {
 
     /// The member's value; `null` is no value of an optional member (leave the key out), so it fails the type
     /// check like any other wrong type, as `openapi.yaml` declares.
-    private func present(_ key: String) -> JSONValue? { members[key] }
+    func present(_ key: String) -> JSONValue? { members[key] }
 
     private func mismatch(_ key: String, _ expected: String) -> APIError {
         .validation(

@@ -20,7 +20,7 @@ enum LiveActivityRequest {
         start.deviceIDs = try body.uuids("deviceIds", maximum: 10_000)
         start.app = try body.externalID("appId")
         start.staleDate = try body.date("staleDate")
-        start.relevanceScore = try number(body, "relevanceScore")
+        start.relevanceScore = try body.number("relevanceScore")
         let channel = try body.string("inputPushChannel")
         let wantsToken = try body.bool("inputPushToken") ?? false
         if channel != nil, wantsToken {
@@ -53,7 +53,7 @@ enum LiveActivityRequest {
         update.alert = try body.alert("alert")
         update.staleDate = try body.date("staleDate")
         update.dismissalDate = try body.date("dismissalDate")
-        update.relevanceScore = try number(body, "relevanceScore")
+        update.relevanceScore = try body.number("relevanceScore")
         update.priority = try priority(body) ?? .powerConsidered
         update.expiration = try body.date("expiration")
         return update
@@ -89,12 +89,4 @@ enum LiveActivityRequest {
         return object.members
     }
 
-    private static func number(_ body: JSONObject, _ key: String) throws(APIError) -> Double? {
-        switch body.members[key] {
-        case nil: return nil
-        case .int(let value): return Double(value)
-        case .double(let value): return value
-        default: throw .validation("must be a number", field: key)
-        }
-    }
 }

@@ -43,7 +43,7 @@ struct DeviceTestRoutes {
         push.deviceIDs = [device]
         push.type = "test"
         push.alert = Alert(title: "Test Notification", body: "Your notifications are working perfectly! 🎉")
-        push.sound = "default"
+        push.sound = .default
         push.respectPreferences = false
         // The user is at the settings screen now, waiting to see it arrive.
         push.respectQuietHours = false
