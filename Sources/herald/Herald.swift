@@ -11,7 +11,7 @@ struct Herald: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, WorkerCommand.self, MigrateCommand.self, KeysCommand.self, AppsCommand.self,
             APNsKeysCommand.self, ChannelsCommand.self, PushCommand.self,
-            DeliveriesCommand.self, LogsCommand.self, PruneCommand.self, DevCommand.self,
+            DevicesCommand.self, DeliveriesCommand.self, LogsCommand.self, PruneCommand.self, DevCommand.self,
         ])
 
     static func main() async {
