@@ -49,6 +49,44 @@ import Testing
         #expect(try await db.deliveries(forBob).keys.contains(device), "bob's own push stays")
     }
 
+    /// A service token (VoIP, widgets, …) belongs to the app on the device: it moves with the device to the user who
+    /// registered it now, and that user's VoIP pushes reach it; the earlier user's reach nothing there.
+    @Test func aMovedDeviceTakesItsServiceTokensToTheNewUser() async throws {
+        let db = try await CoreDatabase.make()
+        defer { db.client.shutdown() }
+        let ada = try await db.user("ada")
+        let bob = try await db.user("bob")
+        let registration = DeviceRegistration(
+            token: DeviceToken(hex: SecureToken.hex())!, platform: .iOS, environment: .sandbox)
+        let device = try await db.devices.register(registration, for: ada).device.id
+        let store = ServiceTokenStore(client: db.client)
+        #expect(
+            try await store.register(
+                DeviceToken(hex: SecureToken.hex())!, kind: .voip, device: device, of: ada, in: .everyApp) == true)
+
+        _ = try await db.devices.register(registration, for: bob)
+        #expect(try await db.devices.devices(of: bob, in: .everyApp).first?.pushTokenKinds == [.voip])
+        #expect(try await db.devices.devices(of: ada, in: .everyApp).isEmpty)
+        var call = DirectNotification()
+        call.userIDs = [bob, ada]
+        call.pushType = .voip
+        call.alert = Alert(body: "Ringing")
+        try call.validate()
+        let accepted = try await db.notifications.accept(NotificationDraft(direct: call), apiKeyID: nil)
+        try await db.expander.expandDue()
+        let voip = try await db.client.query(
+            "SELECT id FROM device_tokens WHERE parent_device_id = \(device) AND kind = 'voip'"
+        ).scalar(UUID.self)
+        #expect(try await db.deliveries(accepted.id).keys.sorted() == [voip])
+        let suppressed = try await db.client.query(
+            """
+            SELECT u.external_id, s.reason FROM notification_suppressions s JOIN users u ON u.id = s.user_id
+            WHERE s.notification_id = \(accepted.id)
+            """
+        ).decode((String, String).self)
+        #expect(suppressed.map(\.0) == ["ada"] && suppressed.map(\.1) == ["no_voip_token"])
+    }
+
     func activeChildren(of device: UUID, in db: CoreDatabase) async throws -> Int {
         try await db.client.query(
             "SELECT count(*) FROM device_tokens WHERE parent_device_id = \(device) AND is_active"
