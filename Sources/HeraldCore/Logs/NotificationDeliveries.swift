@@ -25,6 +25,9 @@ public struct NotificationDeliveries: Sendable, Hashable {
     /// `no_active_device`).
     public struct Suppression: Sendable, Hashable {
         public var userID: String
+        /// The device skipped, when the recipient was reached on others but not this one (it has no token for the
+        /// push's service); nil when the recipient as a whole got nothing.
+        public var deviceID: UUID?
         public var reason: String
         public var createdAt: Date
     }
@@ -53,7 +56,7 @@ extension DeliveryLogStore {
             SELECT x.id, u.external_id, x.device_token_id, x.environment, x.state, x.attempts, x.last_status,
                 x.last_reason, x.next_attempt_at, x.updated_at, x.finished_at, x.apns_unique_id
             FROM notifications AS n
-            CROSS JOIN LATERAL (\(unescaped: NotificationDeliveries.eachDelivery)) AS x
+            CROSS JOIN LATERAL (\(unescaped: NotificationDeliveries.eachDelivery(withUniqueIDs: true))) AS x
             JOIN users AS u ON u.id = x.user_id
             WHERE n.id = \(id)
             ORDER BY u.external_id, x.created_at, x.id
@@ -73,15 +76,15 @@ extension DeliveryLogStore {
         }
         let suppressions = try await client.query(
             """
-            SELECT u.external_id, s.reason, s.created_at
+            SELECT u.external_id, s.reason, s.created_at, s.device_token_id
             FROM notification_suppressions AS s JOIN users AS u ON u.id = s.user_id
             WHERE s.notification_id = \(id)
-            ORDER BY u.external_id
+            ORDER BY u.external_id, s.device_token_id NULLS FIRST
             """
         ).map { row in
             NotificationDeliveries.Suppression(
-                userID: try row.decode(column: 0, as: String.self), reason: try row.decode(column: 1, as: String.self),
-                createdAt: try row.decode(column: 2, as: Date.self))
+                userID: try row.decode(column: 0, as: String.self), deviceID: try row.decode(column: 3, as: UUID?.self),
+                reason: try row.decode(column: 1, as: String.self), createdAt: try row.decode(column: 2, as: Date.self))
         }
         return NotificationDeliveries(
             notificationID: id, state: state, deliveries: deliveries, suppressions: suppressions)
@@ -90,21 +93,23 @@ extension DeliveryLogStore {
 
 extension NotificationDeliveries {
     /// SQL for one row per delivery of notification `n`: (id, user_id, device_token_id, environment, state,
-    /// attempts, last_status, last_reason, next_attempt_at, updated_at, finished_at, created_at, apns_unique_id). A delivery in the
+    /// attempts, last_status, last_reason, next_attempt_at, updated_at, finished_at, created_at, and with `withUniqueIDs`
+    /// apns_unique_id, which the log has since Migrations/0035). A delivery in the
     /// outbox (open, or finished in place by a release before Migrations/0029) is its row there; a finished one is its
     /// newest final log row, whose times are all when it finished. One whose device was deleted since is left out,
     /// as its outbox row went with the device. Log rows come after their notification, which limits the partitions
     /// read.
-    static let eachDelivery = """
+    static func eachDelivery(withUniqueIDs: Bool) -> String {
+        """
         SELECT d.id, d.user_id, d.device_token_id, d.environment, d.state, d.attempts::int8, d.last_status::int8,
-            d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at, d.created_at, NULL::text AS apns_unique_id
+            d.last_reason, d.next_attempt_at, d.updated_at, d.finished_at, d.created_at\(withUniqueIDs ? ", NULL::text AS apns_unique_id" : "")
         FROM deliveries AS d
         WHERE d.notification_id = n.id
         UNION ALL
         SELECT * FROM (
             SELECT DISTINCT ON (l.delivery_id) l.delivery_id, l.user_id, l.device_token_id, l.environment, l.status,
                 l.attempt::int8, l.http_status::int8, l.apns_reason, l.created_at, l.created_at, l.created_at,
-                l.created_at, l.apns_unique_id
+                l.created_at\(withUniqueIDs ? ", l.apns_unique_id" : "")
             FROM push_notification_logs AS l
             WHERE l.notification_id = n.id AND l.created_at >= n.created_at AND l.status <> 'retrying'
                 AND l.device_token_id IS NOT NULL
@@ -112,4 +117,5 @@ extension NotificationDeliveries {
             ORDER BY l.delivery_id, l.created_at DESC
         ) AS finished
         """
+    }
 }

@@ -37,7 +37,8 @@ extension NotificationExpander {
         /// * direct sends: the named users (all their active devices) and the named devices;
         /// * with an `appId`, only that app's devices;
         /// * a push of a service's type (``ServiceTokenKind``: VoIP, widgets, …) goes to the devices' tokens of that
-        ///   kind instead of the devices (`token_kind`); a recipient with none is suppressed as `no_<kind>_token`;
+        ///   kind instead of the devices (`token_kind`); each target device without one is suppressed as
+        ///   `no_<kind>_token` on its own (`missing`), and a recipient with no device at all as a whole;
         /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
         ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens of its owner
         ///   (`live_activities`, migration 0030).
@@ -158,14 +159,30 @@ extension NotificationExpander {
                 ON CONFLICT (notification_id, device_token_id) DO NOTHING
                 RETURNING 1
             ),
+            missing AS (
+                SELECT x.user_id, d.id AS device_id
+                FROM decided x CROSS JOIN n
+                JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active AND d.kind = 'device'
+                WHERE x.reason IS NULL AND n.token_kind IN (\(ServiceTokenKind.sqlList))
+                  AND (x.all_devices OR d.id = ANY (x.device_ids))
+                  AND (NOT n.targets ? \(Target.appId.sqlLiteral) OR d.app_id = (
+                      SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral)))
+                  AND NOT EXISTS (
+                      SELECT 1 FROM device_tokens k
+                      WHERE k.parent_device_id = d.id AND k.kind = n.token_kind AND k.is_active)
+            ),
             suppressed AS (
-                INSERT INTO notification_suppressions (notification_id, user_id, reason)
-                SELECT n.id, x.user_id,
+                INSERT INTO notification_suppressions (notification_id, user_id, device_token_id, reason)
+                SELECT n.id, x.user_id, NULL::uuid,
                        coalesce(x.reason, CASE WHEN n.token_kind IN (\(ServiceTokenKind.sqlList))
                                                THEN 'no_' || n.token_kind || '_token' ELSE 'no_active_device' END)
                 FROM decided x CROSS JOIN n
-                WHERE x.reason IS NOT NULL OR NOT EXISTS (SELECT 1 FROM targeted t WHERE t.user_id = x.user_id)
-                ON CONFLICT (notification_id, user_id) DO NOTHING
+                WHERE x.reason IS NOT NULL
+                   OR (NOT EXISTS (SELECT 1 FROM targeted t WHERE t.user_id = x.user_id)
+                       AND NOT EXISTS (SELECT 1 FROM missing m WHERE m.user_id = x.user_id))
+                UNION ALL
+                SELECT n.id, m.user_id, m.device_id, 'no_' || n.token_kind || '_token' FROM missing m CROSS JOIN n
+                ON CONFLICT (notification_id, user_id, device_token_id) DO NOTHING
                 RETURNING 1
             ),
             expanded AS (

@@ -139,7 +139,7 @@ public struct NotificationStore: Sendable {
             """
             SELECT \(unescaped: Self.statusColumns),
                    (SELECT coalesce(jsonb_object_agg(state, c), '{}') FROM
-                       (SELECT state, count(*) AS c FROM (\(unescaped: NotificationDeliveries.eachDelivery)) AS d
+                       (SELECT state, count(*) AS c FROM (\(unescaped: NotificationDeliveries.eachDelivery(withUniqueIDs: false))) AS d
                         GROUP BY state) d),
                    (SELECT coalesce(jsonb_object_agg(reason, c), '{}') FROM
                        (SELECT reason, count(*) AS c FROM notification_suppressions WHERE notification_id = n.id

@@ -36,7 +36,7 @@ extension JSONObject {
     /// `aps.sound`: a sound file name, or `{"critical": 0|1, "name", "volume": 0…1}` (critical alerts play even when
     /// the device is muted, at `volume`, default 1).
     func sound(_ key: String) throws(APIError) -> Sound? {
-        guard let value = members[key], value != .null else { return nil }
+        guard let value = present(key) else { return nil }
         if case .string(let name) = value { return .named(try Self.soundName(name, field: field(key))) }
         guard case .object = value else {
             throw .validation("must be a sound name or a sound object", field: field(key))

@@ -24,6 +24,8 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
 
     struct Suppressed: Encodable {
         var userId: String
+        /// The device skipped when the recipient was reached on others; absent when the recipient got nothing.
+        var deviceId: String?
         var reason: String
         var createdAt: Date
     }
@@ -46,7 +48,9 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
                 finishedAt: $0.finishedAt, apnsUniqueId: $0.apnsUniqueID)
         }
         suppressed = report.suppressions.map {
-            Suppressed(userId: $0.userID, reason: $0.reason, createdAt: $0.createdAt)
+            Suppressed(
+                userId: $0.userID, deviceId: $0.deviceID?.uuidString.lowercased(), reason: $0.reason,
+                createdAt: $0.createdAt)
         }
     }
 }

@@ -112,6 +112,25 @@ extension Networked {
             try await harness.stop()
         }
 
+        /// A recipient reached on one device is listed as skipped on the other, which has no token of the kind.
+        @Test func aTargetDeviceWithoutTheKindsTokenIsSkippedAndListed() async throws {
+            let fixture = try await Self.fixture(kinds: [.voip])
+            let harness = fixture.harness
+            let userID = try await harness.client.query(
+                "SELECT user_id FROM device_tokens WHERE id = \(fixture.device)"
+            ).scalar(UUID.self)
+            let tablet = try await harness.insertDevice(user: userID, token: Self.token("device"))
+            let accepted = try await NotificationStore(client: harness.client).accept(
+                try Self.push(.voip, to: fixture.user), apiKeyID: nil)
+            _ = try await fixture.expander.expandDue()
+            let report = try #require(
+                try await DeliveryLogStore(client: harness.client).deliveries(of: accepted.id, in: .everyApp))
+            #expect(report.deliveries.count == 1)
+            #expect(report.suppressions.map(\.deviceID) == [tablet])
+            #expect(report.suppressions.map(\.reason) == ["no_voip_token"])
+            try await harness.stop()
+        }
+
         @Test func aDeadKindTokenIsDeactivatedAloneNeverTheDevice() async throws {
             let fixture = try await Self.fixture(kinds: [.voip, .widgets])
             let harness = fixture.harness
