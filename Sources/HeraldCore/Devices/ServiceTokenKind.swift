@@ -20,11 +20,6 @@ public enum ServiceTokenKind: String, Sendable, CaseIterable, Codable {
     /// WidgetKit `ControlPushInfo.token`.
     case controls
 
-    /// The kind whose token a push of `pushType` goes to; nil for the device token's types and Live Activities.
-    public init?(pushType: PushType) {
-        self.init(rawValue: pushType.headerValue)
-    }
-
     public var pushType: PushType {
         switch self {
         case .voip: .voip
@@ -37,7 +32,7 @@ public enum ServiceTokenKind: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// Why a recipient none of whose devices has this kind's token got nothing.
+    /// Why a device without this kind's token was skipped; expansion writes the same `no_<kind>_token` in SQL.
     public var missingTokenReason: SuppressionReason {
         switch self {
         case .voip: .noVoipToken

@@ -107,7 +107,11 @@ extension Networked {
             let reasons = try await harness.client.query(
                 "SELECT reason FROM notification_suppressions WHERE notification_id = \(accepted.id)"
             ).decode(String.self)
-            #expect(reasons == ["no_voip_token"])
+            #expect(reasons == [ServiceTokenKind.voip.missingTokenReason.rawValue])
+            for kind in ServiceTokenKind.allCases {
+                #expect(kind.missingTokenReason.rawValue == "no_\(kind.rawValue)_token", "the SQL's name for \(kind)")
+                #expect(kind.pushType.headerValue == kind.rawValue)
+            }
             #expect(try await harness.client.query("SELECT count(*) FROM deliveries").scalar(Int.self) == 0)
             try await harness.stop()
         }
