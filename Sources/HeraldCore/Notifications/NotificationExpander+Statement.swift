@@ -163,7 +163,8 @@ extension NotificationExpander {
                 SELECT x.user_id, d.id AS device_id
                 FROM decided x CROSS JOIN n
                 JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active AND d.kind = 'device'
-                WHERE x.reason IS NULL AND n.token_kind IN (\(ServiceTokenKind.sqlList))
+                -- Uncorrelated, so evaluated once: for a push to device tokens the join is never run.
+                WHERE (SELECT token_kind FROM n) IN (\(ServiceTokenKind.sqlList)) AND x.reason IS NULL
                   AND (x.all_devices OR d.id = ANY (x.device_ids))
                   AND (NOT n.targets ? \(Target.appId.sqlLiteral) OR d.app_id = (
                       SELECT a.id FROM apps a WHERE a.external_id = n.targets ->> \(Target.appId.sqlLiteral)))
