@@ -63,11 +63,13 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
             }
 
-            let started = ContinuousClock.now
+            // Refused at once, not queued: the answer is the limiter's own, counted as shed. (Its time is no
+            // evidence: the test process's threads are shared with every suite running beside this one.)
             let shed = try await api.call(.get, "/api/v1/logs", headers: harness.admin())
             #expect(shed.status == .serviceUnavailable && shed.error == "unavailable")
             #expect(shed.headers[.retryAfter] == "1")
-            #expect(ContinuousClock.now - started < .milliseconds(500), "refused at once, not queued")
+            #expect(shed.json?["message"]?.stringValue?.hasPrefix("Herald is serving as many requests") == true)
+            #expect(try await api.call(.get, "/metrics").text.contains("herald_http_requests_shed_total 1\n"))
             let health = try await api.call(.get, "/healthz")
             #expect(health.status == .ok, "probes are not counted against the limit")
 
