@@ -26,6 +26,8 @@ struct DeliveryBench: AsyncParsableCommand {
     @Option(help: "Raw client: pushes awaiting an answer at once.") var inFlight = 2_000
     @Option(help: "Engine claim loops.") var workers = 4
     @Option(help: "Engine batch size.") var batchSize = 500
+    @Option(help: "Fairness: deliveries of the fan-out that single sends of another app run beside.")
+    var fairnessDeliveries = 100_000
     @Flag(help: "Run PostgreSQL without fsync (faster, not what production does).") var nonDurable = false
     @Flag(help: "Send each push from a task of its own, as the engine did before the batch path (for comparison).")
     var taskPerPush = false
@@ -35,7 +37,9 @@ struct DeliveryBench: AsyncParsableCommand {
     static let bundleID = "com.example.herald"
 
     func validate() throws {
-        guard deliveries > 0, rawRequests > 0, devices > 0, connections > 0, workers > 0, batchSize > 0 else {
+        guard deliveries > 0, rawRequests > 0, devices > 0, connections > 0, workers > 0, batchSize > 0,
+            fairnessDeliveries > 0
+        else {
             throw ValidationError("every count must be at least 1")
         }
     }
@@ -129,6 +133,18 @@ struct DeliveryBench: AsyncParsableCommand {
                     + "logs every push can reach | %.0f pushes/s | raw client %.0f pushes/s | %.2f | —", logged.rate,
                 raw.rate,
                 logged.rate / raw.rate))
+
+        let fairness = try await fairnessRun(client: client, pool: pool, logger: logger)
+        // The two lines a reader looks for, last, each from its own runs.
+        print(
+            String(
+                format: "engine: %.0f deliveries/s = %.0f%% of the raw client, %.0f%% of the ceiling; ceiling %.0f "
+                    + "pushes/s = %.0f%% of the raw client", engine.rate, 100 * engine.rate / raw.rate,
+                100 * engine.rate / logged.rate, logged.rate, 100 * logged.rate / raw.rate))
+        print(
+            String(
+                format: "fairness: single sends p99 %.0f ms (p50 %.0f ms) during a %d-delivery fan-out", fairness.p99,
+                fairness.p50, fairnessDeliveries))
 
         poolTask.cancel()
         await poolTask.value
@@ -254,6 +270,27 @@ struct DeliveryBench: AsyncParsableCommand {
     }
 }
 
+extension DeliveryBench {
+    /// A fresh engine drains a fan-out of `fairnessDeliveries` from one app while another app sends one
+    /// time-sensitive alert every 100 ms (``FairnessRun``).
+    fileprivate func fairnessRun(
+        client: PostgresClient, pool: APNsConnectionPool, logger: Logger
+    ) async throws -> FairnessRun.Latency {
+        let user = try await client.query("SELECT id FROM users WHERE external_id = 'bench'").scalar(UUID.self)
+        let outcomes = OutcomeCounts()
+        let engine = DeliveryEngine(
+            client: client, apns: OnePool(pool: pool, batched: !taskPerPush),
+            configuration: DeliveryEngineConfiguration(
+                workerID: "bench-fairness", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers,
+                batchSize: batchSize),
+            metrics: DeliveryMetrics(factory: outcomes), logger: logger)
+        let run = FairnessRun(
+            client: client, fanOut: fairnessDeliveries,
+            writer: try DeliveryRowWriter(client: client, user: user, devices: devices))
+        return try await run.measure(engine: engine, outcomes: outcomes)
+    }
+}
+
 struct EngineRun {
     var seconds: Double
     var rate: Double
@@ -316,16 +353,18 @@ struct DeliveryRowWriter {
         }
     }
 
-    func write(_ count: Int) async throws {
+    /// One notification to `count` of the devices, in the bulk lane, as `app`'s deliveries (nil: no app's).
+    func write(_ count: Int, app: UUID? = nil) async throws {
         try await client.execute(
             """
             WITH notification AS (
                 INSERT INTO notifications (kind, type, content, targets, state, expanded_at)
                 VALUES ('direct', 'new_feedback', \(content), '{}'::jsonb, 'expanded', now()) RETURNING id
             )
-            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment)
-            SELECT n.id, \(user), t.id, 'sandbox'
-            FROM notification AS n, (SELECT id FROM device_tokens ORDER BY id LIMIT \(count)) AS t
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, app_id)
+            SELECT n.id, \(user), t.id, 'sandbox', \(app)
+            FROM notification AS n,
+                (SELECT id FROM device_tokens WHERE user_id = \(user) ORDER BY id LIMIT \(count)) AS t
             """)
         try await client.query("SELECT pg_notify(\(HeraldChannel.deliveries), '')")
     }

@@ -73,4 +73,54 @@ import Testing
             #expect(user.status == .forbidden)
         }
     }
+
+    /// A notification's lane is the rule's unless the request names one; it is stored on every delivery with the
+    /// device's app (what the claim shares by), and shown by the notification, its deliveries and the log.
+    @Test func theLaneIsChosenOrGivenAndShownEverywhere() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await DeviceAPITests.setUp(api, users: ["alice"])
+            _ = try await api.call(
+                .post, "/api/v1/devices/register", headers: try harness.user("alice"),
+                json: #"{"token":"\#(DeviceAPITests.hexToken())","platform":"iOS"}"#)
+            let send = harness.bearer(harness.keys[.send]!)
+            let read = harness.bearer(harness.keys[.read]!)
+            for (extra, lane) in [
+                (#","interruptionLevel":"time-sensitive""#, "immediate"), ("", "bulk"),
+                (#","interruptionLevel":"critical","lane":"bulk""#, "bulk"), (#","lane":"immediate""#, "immediate"),
+            ] {
+                let accepted = try await api.call(
+                    .post, "/api/v1/notifications", headers: send,
+                    json: #"{"userIds":["alice"],"alert":{"body":"hello"}\#(extra)}"#)
+                let id = try #require(accepted.json?["id"]?.stringValue, "\(accepted.text)")
+                _ = try await harness.waitForExpansion(id)
+                let status = try await api.call(.get, "/api/v1/notifications/\(id)", headers: read)
+                #expect(status.json?["lane"] == .string(lane), "\(extra): \(status.text)")
+                let deliveries = try await api.call(.get, "/api/v1/notifications/\(id)/deliveries", headers: read)
+                #expect(deliveries.json?["lane"] == .string(lane), "\(extra): \(deliveries.text)")
+                let (stored, app) = try await harness.client.query(
+                    """
+                    SELECT d.lane, d.app_id = t.app_id FROM deliveries d JOIN device_tokens t ON t.id = d.device_token_id
+                    WHERE d.notification_id = \(UUID(uuidString: id)!)
+                    """
+                ).first!.decode((String, Bool).self)
+                #expect(stored == lane && app, "\(extra)")
+                try await harness.client.execute(
+                    """
+                    WITH finished AS (DELETE FROM deliveries WHERE notification_id = \(UUID(uuidString: id)!) RETURNING *)
+                    INSERT INTO push_notification_logs (
+                        user_id, device_token_id, notification_id, delivery_id, notification_type, status, environment,
+                        attempt)
+                    SELECT user_id, device_token_id, notification_id, id, notification_type, 'sent', environment, 1
+                    FROM finished
+                    """)
+                let logs = try await api.call(.get, "/api/v1/logs?notificationId=\(id)", headers: read)
+                guard case .array(let items)? = logs.json?["items"] else {
+                    Issue.record("no items in \(logs.text)")
+                    continue
+                }
+                #expect(items.first?["lane"] == .string(lane), "\(extra): \(logs.text)")
+            }
+        }
+    }
 }

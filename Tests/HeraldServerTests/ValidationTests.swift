@@ -147,6 +147,10 @@ import Testing
             status: .unprocessableContent, code: "validation_failed", field: "filterCriteria"),
         Case(
             method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"lane":"urgent"}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "lane"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
             body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sound":{"critical":2,"name":"a"}}"#,
             status: .unprocessableContent, code: "validation_failed", field: "sound.critical"),
         Case(

@@ -11,6 +11,8 @@ public struct App: Sendable, Equatable {
     public var defaultEnvironment: PushEnvironment
     /// The app of registrations and sends that name none.
     public var isDefault: Bool
+    /// Its part of the engine's claims while other apps have work too, relative to theirs (``ClaimShares``).
+    public var deliveryWeight: Int
     public var createdAt: Date
     public var updatedAt: Date
 }
@@ -21,10 +23,16 @@ public struct AppDefinition: Sendable, Equatable {
     public var bundleID: String
     public var teamID: String
     public var defaultEnvironment: PushEnvironment
+    /// 1 to 1000; see ``App/deliveryWeight``.
+    public var deliveryWeight: Int
+
+    /// The weights an app may have.
+    public static let deliveryWeights = 1...1000
 
     /// - Throws: ``DomainError`` `.invalid` naming the field.
-    public init(name: String, bundleID: String, teamID: String, defaultEnvironment: PushEnvironment) throws(DomainError)
-    {
+    public init(
+        name: String, bundleID: String, teamID: String, defaultEnvironment: PushEnvironment, deliveryWeight: Int = 1
+    ) throws(DomainError) {
         guard (1...256).contains(name.codePointCount), !name.containsControlOrLineBreak else {
             throw .invalid("must be 1 to 256 characters on one line", field: "name")
         }
@@ -32,10 +40,14 @@ public struct AppDefinition: Sendable, Equatable {
             throw .invalid("must be a bundle id: 1 to 255 of A-Z a-z 0-9 . -", field: "bundleId")
         }
         guard Self.isAppleID(teamID) else { throw .invalid("must be 1 to 32 of A-Z a-z 0-9", field: "teamId") }
+        guard Self.deliveryWeights.contains(deliveryWeight) else {
+            throw .invalid("must be a whole number from 1 to 1000", field: "deliveryWeight")
+        }
         self.name = name
         self.bundleID = bundleID
         self.teamID = teamID
         self.defaultEnvironment = defaultEnvironment
+        self.deliveryWeight = deliveryWeight
     }
 
     /// A bundle id, which is also an APNs topic: 1 to 255 of `A-Z a-z 0-9 . -`.

@@ -8,16 +8,16 @@ public struct AppStore: Sendable {
     public init(client: PostgresClient) { self.client = client }
 
     static let columns =
-        "a.id, a.external_id, a.name, a.bundle_id, a.team_id, a.default_environment, a.is_default, a.created_at, "
-        + "a.updated_at"
+        "a.id, a.external_id, a.name, a.bundle_id, a.team_id, a.default_environment, a.is_default, "
+        + "a.delivery_weight, a.created_at, a.updated_at"
 
     static func decode(_ row: PostgresRow) throws -> App {
-        let (id, external, name, bundleID, teamID, environment, isDefault, created, updated) = try row.decode(
-            (UUID, String, String, String, String, String, Bool, Date, Date).self)
+        let (id, external, name, bundleID, teamID, environment, isDefault, weight, created, updated) = try row.decode(
+            (UUID, String, String, String, String, String, Bool, Int32, Date, Date).self)
         return App(
             id: id, externalID: ExternalID(external)!, name: name, bundleID: bundleID, teamID: teamID,
             defaultEnvironment: PushEnvironment(rawValue: environment) ?? .sandbox, isDefault: isDefault,
-            createdAt: created, updatedAt: updated)
+            deliveryWeight: Int(weight), createdAt: created, updatedAt: updated)
     }
 
     /// Creates or updates an app. - Returns: the app and whether it was created.
@@ -26,12 +26,13 @@ public struct AppStore: Sendable {
         do {
             let rows = try await client.query(
                 """
-                INSERT INTO apps AS a (external_id, name, bundle_id, team_id, default_environment)
+                INSERT INTO apps AS a (external_id, name, bundle_id, team_id, default_environment, delivery_weight)
                 VALUES (\(id.rawValue), \(definition.name), \(definition.bundleID), \(definition.teamID),
-                    \(definition.defaultEnvironment.rawValue))
+                    \(definition.defaultEnvironment.rawValue), \(definition.deliveryWeight))
                 ON CONFLICT (external_id) DO UPDATE
                 SET name = EXCLUDED.name, bundle_id = EXCLUDED.bundle_id, team_id = EXCLUDED.team_id,
-                    default_environment = EXCLUDED.default_environment, updated_at = now()
+                    default_environment = EXCLUDED.default_environment, delivery_weight = EXCLUDED.delivery_weight,
+                    updated_at = now()
                 RETURNING \(unescaped: Self.columns), (xmax = 0) AS inserted
                 """)
             try await client.announceSigningChange()

@@ -32,6 +32,8 @@ public struct ClaimedDelivery: Sendable {
     /// Which of the notification's rendered contents this recipient gets (`default`, or `voter` for the voters
     /// of a status change).
     public let variant: PayloadVariant
+    /// The line it waited in, for the metrics.
+    public let lane: DeliveryLane
     /// Where the claimed row version is stored, so recording the result finds it without an index.
     let rowLocation: RowLocation
 

@@ -3,7 +3,8 @@ import Foundation
 import Postgres
 
 extension DeliveryStore {
-    /// Claims up to `limit` due pending (or deferred) deliveries for a worker, with a lease of `leaseSeconds`, and
+    /// Claims due pending (or deferred) deliveries for a worker as ``ClaimShares`` planned them, up to `limits[i]`
+    /// from lane `lanes[i]` of app `apps[i]` (oldest due first within each), with a lease of `leaseSeconds`, and
     /// reads each with its device and its user. Their notifications are read apart, by ``NotificationsStatement``.
     ///
     /// The claimed rows are found again by `ctid`, not `id`: a TID scan, where `id = ANY (…)` descended the
@@ -12,7 +13,9 @@ extension DeliveryStore {
     /// statement's snapshot is not visible at that `ctid`, stays unclaimed and is taken by the next claim.
     struct ClaimStatement: PostgresStatement {
         enum Parameter: PostgresParameter {
-            case limit
+            case lanes
+            case apps
+            case limits
             case worker
             case leaseSeconds
         }
@@ -38,6 +41,7 @@ extension DeliveryStore {
             case soundEnabled = "u.push_sound_enabled"
             case badgeEnabled = "u.push_badge_enabled"
             case variant = "c.variant"
+            case lane = "c.lane"
             case rowLocation = "c.ctid::text"
         }
 
@@ -45,11 +49,17 @@ extension DeliveryStore {
 
         static let sql = """
             WITH due AS (
-                SELECT ctid FROM deliveries
-                WHERE finished_at IS NULL AND state IN ('pending', 'deferred') AND next_attempt_at <= now()
-                ORDER BY next_attempt_at
-                LIMIT \(Parameter.limit)
-                FOR UPDATE SKIP LOCKED
+                SELECT x.ctid
+                FROM unnest(\(Parameter.lanes)::text[], \(Parameter.apps)::uuid[], \(Parameter.limits)::int8[])
+                    AS p (lane, app, n)
+                CROSS JOIN LATERAL (
+                    SELECT ctid FROM deliveries
+                    WHERE finished_at IS NULL AND lane = p.lane AND \(DueGroupsStatement.appKey) = p.app
+                        AND state IN ('pending', 'deferred') AND next_attempt_at <= now()
+                    ORDER BY next_attempt_at
+                    LIMIT p.n
+                    FOR UPDATE SKIP LOCKED
+                ) AS x
             ), claimed AS (
                 UPDATE deliveries AS d
                 SET state = 'sending', claimed_by = \(Parameter.worker),
@@ -57,7 +67,7 @@ extension DeliveryStore {
                     attempts = d.attempts + 1, updated_at = now()
                 WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state IN ('pending', 'deferred')
                 RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts,
-                    d.last_reason, d.next_attempt_at, d.variant, d.ctid
+                    d.last_reason, d.next_attempt_at, d.variant, d.lane, d.ctid
             )
             SELECT \(Column.selectList)
             FROM claimed AS c
@@ -65,14 +75,17 @@ extension DeliveryStore {
             JOIN users AS u ON u.id = c.user_id
             """
 
-        let limit: Int
+        let plan: [ClaimGroup: Int]
         let workerID: String
         let leaseSeconds: Double
 
         func makeBindings() -> PostgresBindings {
-            PostgresBindings(Parameter.self) {
+            let groups = Array(plan)
+            return PostgresBindings(Parameter.self) {
                 switch $0 {
-                case .limit: .init(limit)
+                case .lanes: .init(groups.map(\.key.lane.rawValue))
+                case .apps: .init(groups.map(\.key.app))
+                case .limits: .init(groups.map(\.value))
                 case .worker: .init(workerID)
                 case .leaseSeconds: .init(leaseSeconds)
                 }
@@ -105,6 +118,7 @@ extension DeliveryStore {
                     soundEnabled: try row.decode(Column.soundEnabled, as: Bool.self),
                     badgeEnabled: try row.decode(Column.badgeEnabled, as: Bool.self)),
                 variant: PayloadVariant(rawValue: try row.decode(Column.variant, as: String.self)) ?? .default,
+                lane: DeliveryLane(rawValue: try row.decode(Column.lane, as: String.self)) ?? .bulk,
                 rowLocation: RowLocation(ctid: try row.decode(Column.rowLocation, as: String.self)))
         }
     }

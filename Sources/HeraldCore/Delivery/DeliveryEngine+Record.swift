@@ -83,7 +83,8 @@ extension DeliveryEngine {
             }
         }
         guard written else { return }
-        metrics.recordBatch(attempts.map(\.outcome), latencies: attempts.compactMap(\.latency))
+        metrics.recordBatch(
+            attempts.map { .init(lane: $0.delivery.lane, outcome: $0.outcome, latency: $0.latency) })
         if attempts.contains(where: { $0.outcome.isDueNow }) { doorbell.ring() }
         report(attempts, deactivated: deactivated)
     }

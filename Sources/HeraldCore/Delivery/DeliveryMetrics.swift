@@ -32,13 +32,13 @@ public final class DeliveryMetrics: Sendable {
 
     /// Where the metrics are recorded.
     package let factory: any MetricsFactory
-    private let sent: Counter
+    private let sent: [DeliveryLane: Counter]
+    private let latency: [DeliveryLane: CoreMetrics.Timer]
     private let deactivated: Counter
     private let withheld: Counter
     private let expired: Counter
     private let canceled: Counter
     private let keyPauses: Counter
-    private let latency: CoreMetrics.Timer
     private let outboxDepth: Gauge
     private let inFlight: Meter
     private let connections: Gauge
@@ -49,13 +49,19 @@ public final class DeliveryMetrics: Sendable {
     /// Creates every metric at zero, so a scrape shows them before the first delivery.
     public init(factory: any MetricsFactory) {
         self.factory = factory
-        sent = Counter(label: Name.sent, factory: factory)
+        sent = Dictionary(
+            uniqueKeysWithValues: DeliveryLane.allCases.map {
+                ($0, Counter(label: Name.sent, dimensions: [("lane", $0.rawValue)], factory: factory))
+            })
+        latency = Dictionary(
+            uniqueKeysWithValues: DeliveryLane.allCases.map {
+                ($0, Timer(label: Name.latency, dimensions: [("lane", $0.rawValue)], factory: factory))
+            })
         deactivated = Counter(label: Name.deactivated, factory: factory)
         withheld = Counter(label: Name.withheld, factory: factory)
         expired = Counter(label: Name.expired, factory: factory)
         canceled = Counter(label: Name.canceled, factory: factory)
         keyPauses = Counter(label: Name.keyPauses, factory: factory)
-        latency = Timer(label: Name.latency, factory: factory)
         outboxDepth = Gauge(label: Name.outboxDepth, factory: factory)
         inFlight = Meter(label: Name.inFlight, factory: factory)
         connections = Gauge(label: Name.connections, factory: factory)
@@ -65,23 +71,37 @@ public final class DeliveryMetrics: Sendable {
         inFlight.set(0)
     }
 
-    /// Counts the outcomes of one recorded batch and the APNs latencies (seconds) of its answers. Counts are summed
-    /// per batch first, so a batch touches each metric once.
-    func recordBatch(_ outcomes: [DeliveryOutcome], latencies: [Double]) {
-        var tally = BatchTally()
-        for outcome in outcomes { tally.count(outcome) }
-        sent.increment(by: tally.sent)
-        deactivated.increment(by: tally.deactivated)
-        withheld.increment(by: tally.withheld)
-        expired.increment(by: tally.expired)
-        canceled.increment(by: tally.canceled)
-        for (reason, count) in tally.failedByReason {
-            Counter(label: Name.failed, dimensions: [("reason", reason)], factory: factory).increment(by: count)
+    /// One recorded attempt as the metrics count it.
+    struct Recorded {
+        var lane: DeliveryLane
+        var outcome: DeliveryOutcome
+        /// Apple's answer time in seconds; nil when nothing was sent.
+        var latency: Double?
+    }
+
+    /// Counts the outcomes of one recorded batch and the APNs latencies of its answers, by lane. Counts are summed
+    /// per batch first, so a batch touches each series once.
+    func recordBatch(_ attempts: [Recorded]) {
+        var tallies: [DeliveryLane: BatchTally] = [:]
+        for attempt in attempts {
+            tallies[attempt.lane, default: BatchTally()].count(attempt.outcome)
+            if let seconds = attempt.latency { latency[attempt.lane]?.recordNanoseconds(Int64(seconds * 1e9)) }
         }
-        for (reason, count) in tally.retriesByReason {
-            Counter(label: Name.retries, dimensions: [("reason", reason)], factory: factory).increment(by: count)
+        for (lane, tally) in tallies {
+            sent[lane]?.increment(by: tally.sent)
+            deactivated.increment(by: tally.deactivated)
+            withheld.increment(by: tally.withheld)
+            expired.increment(by: tally.expired)
+            canceled.increment(by: tally.canceled)
+            for (reason, count) in tally.failedByReason {
+                Counter(
+                    label: Name.failed, dimensions: [("lane", lane.rawValue), ("reason", reason)], factory: factory
+                ).increment(by: count)
+            }
+            for (reason, count) in tally.retriesByReason {
+                Counter(label: Name.retries, dimensions: [("reason", reason)], factory: factory).increment(by: count)
+            }
         }
-        for seconds in latencies { latency.recordNanoseconds(Int64(seconds * 1e9)) }
     }
 
     func adjustInFlight(by delta: Int) {

@@ -2,18 +2,22 @@ import Foundation
 public import Postgres
 
 /// The outbox's SQL: claiming due deliveries, rescuing expired leases and measuring the queue. Every
-/// statement is prepared. The claim and the rescuer read the open-deliveries index (migrations 0013–0016 say
-/// why: it keeps the claim a HOT update); the locking follows the plan written down in migration 0009.
+/// statement is prepared. The claim reads the due-deliveries index by lane and app (migration 0038), the rescuer the
+/// open-deliveries index (migrations 0013–0016); both are partial on `finished_at` alone, which a claim leaves as it
+/// is, so a claim stays a HOT update. The locking follows the plan written down in migration 0009.
 public struct DeliveryStore: Sendable {
     public let client: PostgresClient
 
     public init(client: PostgresClient) { self.client = client }
 
-    /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, and returns
-    /// them with their device and user (one round trip) and their notifications (a second).
+    /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, shared between
+    /// lanes and apps as ``ClaimShares`` plans it from the due work (one round trip), and returns them with their
+    /// device and user (a second) and their notifications (a third).
     public func claim(limit: Int, workerID: String, lease: Duration) async throws -> [ClaimedDelivery] {
+        let plan = ClaimShares.plan(capacity: limit, due: try await client.query(DueGroupsStatement(cap: limit)))
+        guard !plan.isEmpty else { return [] }
         var claimed = try await client.query(
-            ClaimStatement(limit: limit, workerID: workerID, leaseSeconds: lease.seconds))
+            ClaimStatement(plan: plan, workerID: workerID, leaseSeconds: lease.seconds))
         guard !claimed.isEmpty else { return [] }
         let notifications = try await client.query(
             NotificationsStatement(ids: Array(Set(claimed.map(\.notificationID)))))

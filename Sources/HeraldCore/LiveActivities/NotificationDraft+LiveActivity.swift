@@ -15,6 +15,7 @@ extension NotificationDraft {
         // An activity starts when its event does (a match, a delivery); held back, it would start late.
         respectQuietHours = false
         expiresAt = start.expiration
+        lane = .default(for: message)
     }
 
     /// An update or end of a running activity: its update tokens. The user keeps the activity on screen, so
@@ -28,5 +29,6 @@ extension NotificationDraft {
         respectPreferences = false
         respectQuietHours = false
         expiresAt = update.expiration
+        lane = .default(for: message)
     }
 }

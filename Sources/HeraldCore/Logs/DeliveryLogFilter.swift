@@ -69,6 +69,8 @@ public struct DeliveryLogEntry: Sendable, Hashable, Codable {
     public var errorMessage: String?
     /// Apple's `apns-unique-id`, for its Push Notifications Console.
     public var apnsUniqueID: String?
+    /// The line the delivery waited in; nil once retention removed its notification.
+    public var lane: DeliveryLane?
 
     /// Where the next page starts.
     public var cursor: DeliveryLogCursor { DeliveryLogCursor(createdAt: createdAt, id: id) }

@@ -154,16 +154,18 @@ public struct DeliveryLogStore: Sendable {
                 reason: try row.decode(column: 13, as: String?.self),
                 latencyMs: try row.decode(column: 14, as: Double?.self),
                 errorMessage: try row.decode(column: 15, as: String?.self),
-                apnsUniqueID: try row.decode(column: 16, as: String?.self))
+                apnsUniqueID: try row.decode(column: 16, as: String?.self),
+                lane: try row.decode(column: 17, as: String?.self).flatMap(DeliveryLane.init(rawValue:)))
         }
     }
 
     private static let select = """
         SELECT l.id, l.created_at, u.external_id, l.device_token_id, l.notification_id, l.delivery_id,
             l.notification_type, l.status, l.feedback_id, p.external_id, l.environment, l.attempt, l.http_status,
-            l.apns_reason, l.latency_ms, l.error_message, l.apns_unique_id
+            l.apns_reason, l.latency_ms, l.error_message, l.apns_unique_id, n.lane
         FROM push_notification_logs AS l
         JOIN users AS u ON u.id = l.user_id
         LEFT JOIN projects AS p ON p.id = l.project_id
+        LEFT JOIN notifications AS n ON n.id = l.notification_id
         """
 }

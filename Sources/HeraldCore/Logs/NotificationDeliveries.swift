@@ -35,6 +35,8 @@ public struct NotificationDeliveries: Sendable, Hashable {
     public var notificationID: UUID
     /// `scheduled`, `expanded` or `canceled`.
     public var state: String
+    /// The line its deliveries wait (or waited) in.
+    public var lane: DeliveryLane
     public var deliveries: [Delivery]
     public var suppressions: [Suppression]
 }
@@ -43,13 +45,13 @@ extension DeliveryLogStore {
     /// The deliveries and suppressions of notification `id`, or `nil` when no notification in `scope` has it.
     public func deliveries(of id: UUID, in scope: AppScope) async throws -> NotificationDeliveries? {
         guard
-            let state = try await client.query(
+            let (state, lane) = try await client.query(
                 """
-                SELECT n.state FROM notifications n WHERE n.id = \(id)
+                SELECT n.state, n.lane FROM notifications n WHERE n.id = \(id)
                 AND (\(scope.app?.rawValue)::text IS NULL
                     OR n.targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(scope.app?.rawValue))
                 """
-            ).first?.decode(column: 0, as: String.self)
+            ).first?.decode((String, String).self)
         else { return nil }
         let deliveries = try await client.query(
             """
@@ -87,7 +89,8 @@ extension DeliveryLogStore {
                 reason: try row.decode(column: 1, as: String.self), createdAt: try row.decode(column: 2, as: Date.self))
         }
         return NotificationDeliveries(
-            notificationID: id, state: state, deliveries: deliveries, suppressions: suppressions)
+            notificationID: id, state: state, lane: DeliveryLane(rawValue: lane) ?? .bulk, deliveries: deliveries,
+            suppressions: suppressions)
     }
 }
 

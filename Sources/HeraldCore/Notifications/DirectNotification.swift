@@ -38,6 +38,8 @@ public struct DirectNotification: Sendable, Equatable {
     public var filterCriteria: String?
     /// The backend's labels, for listing and canceling scheduled sends together.
     public var tags: Set<NotificationTag> = []
+    /// The line its deliveries wait in; nil takes ``DeliveryLane/default(for:)``.
+    public var lane: DeliveryLane?
 
     public init() {}
 

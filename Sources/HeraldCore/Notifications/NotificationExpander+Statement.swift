@@ -54,6 +54,7 @@ extension NotificationExpander {
         static let sql = """
             WITH n AS (
                 SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences, respect_quiet_hours,
+                       lane,
                        CASE WHEN targets ? \(Target.pushToStart.sqlLiteral) THEN 'push_to_start'
                             WHEN targets ? \(Target.activityId.sqlLiteral) THEN 'activity'
                             WHEN content ->> \(NotificationMessage.CodingKeys.pushType.sqlLiteral)
@@ -139,7 +140,7 @@ extension NotificationExpander {
                 LEFT JOIN project_member_preferences p ON p.user_id = r.user_id AND p.project_id = n.project_id
             ),
             targeted AS (
-                SELECT x.user_id, d.id AS device_id, d.environment, x.variant, x.release_at
+                SELECT x.user_id, d.id AS device_id, d.app_id, d.environment, x.variant, x.release_at
                 FROM decided x JOIN device_tokens d ON d.user_id = x.user_id AND d.is_active CROSS JOIN n
                 WHERE x.reason IS NULL
                   AND d.kind = n.token_kind
@@ -152,9 +153,10 @@ extension NotificationExpander {
             inserted AS (
                 INSERT INTO deliveries
                     (notification_id, user_id, device_token_id, environment, variant, notification_type, state,
-                     next_attempt_at)
+                     next_attempt_at, lane, app_id)
                 SELECT n.id, t.user_id, t.device_id, t.environment, t.variant, n.type,
-                       CASE WHEN t.release_at IS NULL THEN 'pending' ELSE 'deferred' END, coalesce(t.release_at, now())
+                       CASE WHEN t.release_at IS NULL THEN 'pending' ELSE 'deferred' END, coalesce(t.release_at, now()),
+                       n.lane, t.app_id
                 FROM targeted t CROSS JOIN n
                 ON CONFLICT (notification_id, device_token_id) DO NOTHING
                 RETURNING 1

@@ -37,10 +37,10 @@ public struct NotificationStore: Sendable {
             n AS (
                 INSERT INTO notifications
                     (kind, type, project_id, project_external_id, api_key_id, content, targets, respect_preferences,
-                     send_at, expires_at, tags, respect_quiet_hours)
+                     send_at, expires_at, tags, respect_quiet_hours, lane)
                 SELECT \(draft.kind.rawValue), \(draft.type), (SELECT id FROM pr), \(project), \(apiKeyID), \(content),
                        \(targets), \(draft.respectPreferences), coalesce(\(draft.sendAt), now()), \(draft.expiresAt),
-                       \(draft.tags.map(\.rawValue)), \(draft.respectQuietHours)
+                       \(draft.tags.map(\.rawValue)), \(draft.respectQuietHours), \(draft.lane.rawValue)
                 WHERE \(project)::text IS NULL OR EXISTS (SELECT 1 FROM pr)
                 RETURNING id
             ),
@@ -160,19 +160,19 @@ public struct NotificationStore: Sendable {
     /// The columns of a ``NotificationStatus`` without its counts, from `notifications n`.
     static let statusColumns = """
         n.id, n.kind, n.type, n.project_external_id, n.state, n.send_at, n.expires_at, n.created_at, n.expanded_at,
-        n.canceled_at, n.tags
+        n.canceled_at, n.tags, n.lane
         """
-    static let statusColumnCount = 11
+    static let statusColumnCount = 12
 
     /// A ``NotificationStatus`` without counts from a row that starts with ``statusColumns``.
     static func status(from row: PostgresRow) throws -> NotificationStatus {
-        let (id, kind, type, project, state, sendAt, expiresAt, createdAt, expandedAt, canceledAt, tags) =
+        let (id, kind, type, project, state, sendAt, expiresAt, createdAt, expandedAt, canceledAt, tags, lane) =
             try row.decode(
-                (UUID, String, String, String?, String, Date, Date?, Date, Date?, Date?, [String]).self)
+                (UUID, String, String, String?, String, Date, Date?, Date, Date?, Date?, [String], String).self)
         return NotificationStatus(
             id: id, kind: kind, type: type, project: project, state: state, sendAt: sendAt, expiresAt: expiresAt,
             createdAt: createdAt, expandedAt: expandedAt, canceledAt: canceledAt,
-            tags: tags.compactMap(NotificationTag.init),
+            tags: tags.compactMap(NotificationTag.init), lane: DeliveryLane(rawValue: lane) ?? .bulk,
             deliveries: [:], suppressions: [:])
     }
 }
@@ -190,6 +190,8 @@ public struct NotificationStatus: Sendable, Equatable {
     public var expandedAt: Date?
     public var canceledAt: Date?
     public var tags: [NotificationTag]
+    /// The line its deliveries wait in.
+    public var lane: DeliveryLane
     /// Deliveries by state (`pending`, `sent`, …); states with none are absent.
     public var deliveries: [String: Int]
     /// Suppressed recipients by reason.

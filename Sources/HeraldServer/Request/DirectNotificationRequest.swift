@@ -9,7 +9,7 @@ enum DirectNotificationRequest {
             "userIds", "deviceIds", "projectId", "type", "alert", "badge", "sound", "threadId", "category",
             "contentAvailable", "mutableContent", "data", "pushType", "priority", "collapseId", "expiration", "sendAt",
             "respectPreferences", "appId", "tags", "respectQuietHours", "interruptionLevel", "relevanceScore",
-            "targetContentId", "filterCriteria",
+            "targetContentId", "filterCriteria", "lane",
         ])
         var direct = DirectNotification()
         direct.userIDs = try body.externalIDs("userIds", maximum: 10_000)
@@ -56,6 +56,12 @@ enum DirectNotificationRequest {
                 throw .validation("must be passive, active, time-sensitive or critical", field: "interruptionLevel")
             }
             direct.interruptionLevel = parsed
+        }
+        if let lane = try body.string("lane") {
+            guard let parsed = DeliveryLane(rawValue: lane) else {
+                throw .validation("must be immediate or bulk", field: "lane")
+            }
+            direct.lane = parsed
         }
         for (index, text) in (try body.stringArray("tags", maximum: NotificationTag.maximumCount) ?? []).enumerated() {
             guard let tag = NotificationTag(text) else {

@@ -10,6 +10,7 @@ struct AppResponse: ResponseEncodable {
     var teamId: String
     var defaultEnvironment: String
     var isDefault: Bool
+    var deliveryWeight: Int
     var createdAt: Date
     var updatedAt: Date
 
@@ -20,6 +21,7 @@ struct AppResponse: ResponseEncodable {
         teamId = app.teamID
         defaultEnvironment = app.defaultEnvironment.rawValue
         isDefault = app.isDefault
+        deliveryWeight = app.deliveryWeight
         createdAt = app.createdAt
         updatedAt = app.updatedAt
     }

@@ -23,6 +23,7 @@ struct DeliveryLogItem: Encodable {
     var errorMessage: String?
     /// Apple's apns-unique-id: the push's handle in Apple's Push Notifications Console.
     var apnsUniqueId: String?
+    var lane: String?
 
     init(_ entry: DeliveryLogEntry) {
         id = entry.id.uuidString.lowercased()
@@ -42,5 +43,6 @@ struct DeliveryLogItem: Encodable {
         latencyMs = entry.latencyMs
         errorMessage = entry.errorMessage
         apnsUniqueId = entry.apnsUniqueID
+        lane = entry.lane?.rawValue
     }
 }

@@ -32,12 +32,14 @@ struct NotificationDeliveriesResponse: ResponseEncodable {
 
     var notificationId: String
     var state: String
+    var lane: String
     var deliveries: [Delivery]
     var suppressed: [Suppressed]
 
     init(_ report: NotificationDeliveries) {
         notificationId = report.notificationID.uuidString.lowercased()
         state = report.state
+        lane = report.lane.rawValue
         deliveries = report.deliveries.map {
             Delivery(
                 id: $0.id.uuidString.lowercased(), userId: $0.userID, deviceId: $0.deviceID.uuidString.lowercased(),

@@ -32,6 +32,7 @@ struct NotificationStatusResponse: ResponseEncodable {
     var expandedAt: Date?
     var canceledAt: Date?
     var tags: [String]
+    var lane: String
     var deliveries: Counts
     var suppressed: Suppressed
 
@@ -47,6 +48,7 @@ struct NotificationStatusResponse: ResponseEncodable {
         expandedAt = status.expandedAt
         canceledAt = status.canceledAt
         tags = status.tags.map(\.rawValue)
+        lane = status.lane.rawValue
         deliveries = Counts(total: status.deliveries.values.reduce(0, +), byState: status.deliveries)
         suppressed = Suppressed(total: status.suppressions.values.reduce(0, +), byReason: status.suppressions)
     }

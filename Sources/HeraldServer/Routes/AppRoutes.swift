@@ -21,7 +21,7 @@ struct AppRoutes {
             let id = try visibleApp(context, needing: .admin)
             _ = try context.requireAdminOfEveryApp()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
-            try body.allowOnly(["name", "bundleId", "teamId", "defaultEnvironment"])
+            try body.allowOnly(["name", "bundleId", "teamId", "defaultEnvironment", "deliveryWeight"])
             let name = try body.requiredString("name")
             let bundleID = try body.requiredString("bundleId")
             let teamID = try body.requiredString("teamId")
@@ -32,8 +32,11 @@ struct AppRoutes {
                 }
                 environment = named
             }
+            let weight = try body.integer("deliveryWeight") ?? 1
             let definition = try JSONObject.domain { () throws(DomainError) in
-                try AppDefinition(name: name, bundleID: bundleID, teamID: teamID, defaultEnvironment: environment)
+                try AppDefinition(
+                    name: name, bundleID: bundleID, teamID: teamID, defaultEnvironment: environment,
+                    deliveryWeight: weight)
             }
             let (app, created) = try await services.apps.put(id, definition)
             return EditedResponse(status: created ? .created : .ok, response: AppResponse(app))

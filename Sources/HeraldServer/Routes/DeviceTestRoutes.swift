@@ -47,6 +47,7 @@ struct DeviceTestRoutes {
         push.respectPreferences = false
         // The user is at the settings screen now, waiting to see it arrive.
         push.respectQuietHours = false
+        push.lane = .immediate
         push.expiration = Date(timeIntervalSinceNow: lifetime)
         return push
     }

@@ -30,6 +30,8 @@ struct AppsCommand: AsyncParsableCommand {
         @Option(help: "A name to recognise the app by. Default: the bundle id.") var name: String?
         @Option(help: "The APNs environment of devices that name none.") var environment: EnvironmentArgument =
             .production
+        @Option(help: "The app's part of sending while other apps have work too, relative to theirs (1 to 1000).")
+        var deliveryWeight = 1
 
         func run() async throws {
             guard let appID = ExternalID(id) else {
@@ -38,7 +40,7 @@ struct AppsCommand: AsyncParsableCommand {
             try await withDatabase(database, label: "herald.apps") { client in
                 let definition = try AppDefinition(
                     name: name ?? bundleId, bundleID: bundleId, teamID: teamId,
-                    defaultEnvironment: environment.environment)
+                    defaultEnvironment: environment.environment, deliveryWeight: deliveryWeight)
                 let (app, created) = try await AppStore(client: client).put(appID, definition)
                 Console.line("\(created ? "created" : "updated") \(Self.describe(app))")
             }
@@ -46,7 +48,7 @@ struct AppsCommand: AsyncParsableCommand {
 
         static func describe(_ app: App) -> String {
             "\(app.externalID)  \(app.bundleID)  team \(app.teamID)  \(app.defaultEnvironment.rawValue)"
-                + (app.isDefault ? "  (default)" : "") + "  \(app.name)"
+                + "  weight \(app.deliveryWeight)" + (app.isDefault ? "  (default)" : "") + "  \(app.name)"
         }
     }
 

@@ -21,7 +21,7 @@ import Testing
             deviceEnvironment: .sandbox, deviceTopic: topic, deviceActive: active,
             deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), isDeviceToken: true,
             userExternalID: "alice",
-            appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant,
+            appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant, lane: .bulk,
             rowLocation: RowLocation(ctid: "(0,1)"))
     }
 

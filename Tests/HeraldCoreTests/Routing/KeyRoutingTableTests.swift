@@ -24,7 +24,8 @@ import Testing
     static func app(_ bundleID: String, team: String) -> App {
         App(
             id: UUID(), externalID: ExternalID(bundleID.replacingOccurrences(of: ".", with: "-"))!, name: bundleID,
-            bundleID: bundleID, teamID: team, defaultEnvironment: .sandbox, isDefault: false, createdAt: Date(),
+            bundleID: bundleID, teamID: team, defaultEnvironment: .sandbox, isDefault: false, deliveryWeight: 1,
+            createdAt: Date(),
             updatedAt: Date())
     }
 

@@ -5,14 +5,23 @@ import MetricsTestKit
 public struct RecordedMetrics {
     let factory: TestMetrics
 
-    /// `herald_deliveries_sent_total`.
-    public var sent: Int {
-        Int((try? factory.expectCounter(DeliveryMetrics.Name.sent))?.totalValue ?? 0)
+    /// `herald_deliveries_sent_total`, both lanes.
+    public var sent: Int { DeliveryLane.allCases.reduce(0) { $0 + sent(in: $1) } }
+
+    /// `herald_deliveries_sent_total` for `lane`.
+    public func sent(in lane: DeliveryLane) -> Int {
+        Int((try? factory.expectCounter(DeliveryMetrics.Name.sent, [("lane", lane.rawValue)]))?.totalValue ?? 0)
     }
 
-    /// `herald_deliveries_failed_total` for `reason`.
+    /// `herald_deliveries_failed_total` for `reason`, both lanes.
     public func failed(reason: DeliveryReason) -> Int {
-        Int((try? factory.expectCounter(DeliveryMetrics.Name.failed, [("reason", reason.text)]))?.totalValue ?? 0)
+        DeliveryLane.allCases.reduce(0) { total, lane in
+            total
+                + Int(
+                    (try? factory.expectCounter(
+                        DeliveryMetrics.Name.failed, [("lane", lane.rawValue), ("reason", reason.text)]))?.totalValue
+                        ?? 0)
+        }
     }
 
     /// `herald_deactivations_withheld_total`.

@@ -191,13 +191,14 @@ public struct EngineHarness: Sendable {
         ).scalar(UUID.self)
     }
 
-    public func insertDelivery(notification: UUID, user: UUID, device: UUID, environment: APNsEnvironment = .sandbox)
-        async throws -> UUID
-    {
+    public func insertDelivery(
+        notification: UUID, user: UUID, device: UUID, environment: APNsEnvironment = .sandbox,
+        lane: DeliveryLane = .bulk
+    ) async throws -> UUID {
         try await client.query(
             """
-            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment)
-            VALUES (\(notification), \(user), \(device), \(environment.rawValue)) RETURNING id
+            INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, lane)
+            VALUES (\(notification), \(user), \(device), \(environment.rawValue), \(lane.rawValue)) RETURNING id
             """
         ).scalar(UUID.self)
     }

@@ -20,6 +20,8 @@ public struct NotificationDraft: Sendable, Equatable {
     public var vote: FeedbackVote?
     /// A direct send's tags, sorted.
     public var tags: [NotificationTag] = []
+    /// The line its deliveries wait in: the sender's choice, else ``DeliveryLane/default(for:)``.
+    public var lane: DeliveryLane
 
     /// The draft of an event: its payloads by variant and the people its rules name.
     public init(event: Event) {
@@ -38,6 +40,7 @@ public struct NotificationDraft: Sendable, Equatable {
         respectPreferences = true
         respectQuietHours = true
         vote = event.recordedVote
+        lane = .default(for: message)
     }
 
     /// The draft of a direct send.
@@ -54,5 +57,6 @@ public struct NotificationDraft: Sendable, Equatable {
         sendAt = direct.sendAt
         expiresAt = direct.expiration
         tags = direct.tags.sorted()
+        lane = direct.lane ?? .default(for: message)
     }
 }
