@@ -100,7 +100,8 @@ import Testing
                 #expect(deliveries.json?["lane"] == .string(lane), "\(extra): \(deliveries.text)")
                 let (stored, app) = try await harness.client.query(
                     """
-                    SELECT d.lane, d.app_id = t.app_id FROM deliveries d JOIN device_tokens t ON t.id = d.device_token_id
+                    SELECT d.lane, d.app_id IS NOT DISTINCT FROM t.app_id
+                    FROM deliveries d JOIN device_tokens t ON t.id = d.device_token_id
                     WHERE d.notification_id = \(UUID(uuidString: id)!)
                     """
                 ).first!.decode((String, Bool).self)

@@ -1,4 +1,5 @@
 import APNsCore
+import APNsMock
 import Foundation
 import HeraldCore
 import HeraldTesting

@@ -62,7 +62,7 @@ import Testing
             "SELECT type || ' ' || lane FROM notifications WHERE state = 'scheduled' ORDER BY 1"
         ).decode(String.self)
         #expect(scheduled == ["digest bulk", "test immediate"])
-        #expect(try await client.query("SELECT delivery_weight FROM apps").decode(Int32.self) == [1])
+        #expect(try await client.query("SELECT delivery_weight::int8 FROM apps").decode(Int.self) == [1])
         await #expect(throws: PostgresError.self) {
             try await client.execute("UPDATE apps SET delivery_weight = 0")
         }

@@ -1,4 +1,4 @@
-public import APNsCore
+import APNsCore
 
 /// Which line a delivery waits in. The claim serves `immediate` first and keeps a part of every claim for `bulk`
 /// (``ClaimShares``), so a call or a two-factor code does not wait behind a fan-out, and the fan-out still moves.
