@@ -252,21 +252,11 @@ struct DeliveryBench: AsyncParsableCommand {
         let failed = outcomes.failed
         if failed > 0 { print("engine failures: \(failed)") }
 
-        let latency = try await client.query(
-            """
-            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
-                count(*)
-            FROM (
-                SELECT extract(epoch FROM l.created_at - n.created_at) * 1000 AS ms
-                FROM push_notification_logs AS l JOIN notifications AS n ON n.id = l.notification_id
-                WHERE n.created_at >= \(steadyStart) AND l.status = 'sent'
-            ) AS latencies
-            """
-        ).decode((Double, Double, Int).self)[0]
+        let latency = try await Self.rowToAPNsLatency(client: client, since: steadyStart)
         let logs = try await client.query("SELECT count(*) FROM push_notification_logs").scalar(Int.self)
         return EngineRun(
-            seconds: seconds, rate: Double(deliveries) / seconds, cpu: cpu, steadyRate: perTick * 10, p50: latency.0,
-            p99: latency.1, steadyCount: latency.2, logs: logs)
+            seconds: seconds, rate: Double(deliveries) / seconds, cpu: cpu, steadyRate: perTick * 10, p50: latency.p50,
+            p99: latency.p99, steadyCount: latency.count, logs: logs)
     }
 }
 
@@ -288,6 +278,27 @@ extension DeliveryBench {
             client: client, fanOut: fairnessDeliveries,
             writer: try DeliveryRowWriter(client: client, user: user, devices: devices))
         return try await run.measure(engine: engine, outcomes: outcomes)
+    }
+}
+
+extension DeliveryBench {
+    /// The median and 99th percentile, in milliseconds, of the time from a notification's insert to its sent
+    /// deliveries' log rows (written right after Apple's answers), over notifications made since `since` (of `type`
+    /// only, when given), and how many deliveries that is.
+    static func rowToAPNsLatency(
+        client: PostgresClient, since: Date, type: String? = nil
+    ) async throws -> (p50: Double, p99: Double, count: Int) {
+        try await client.query(
+            """
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
+                count(*)
+            FROM (
+                SELECT extract(epoch FROM l.created_at - n.created_at) * 1000 AS ms
+                FROM push_notification_logs AS l JOIN notifications AS n ON n.id = l.notification_id
+                WHERE n.created_at >= \(since) AND l.status = 'sent' AND (\(type)::text IS NULL OR n.type = \(type))
+            ) AS latencies
+            """
+        ).decode((Double, Double, Int).self)[0]
     }
 }
 

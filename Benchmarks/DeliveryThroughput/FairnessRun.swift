@@ -18,6 +18,9 @@ struct FairnessRun {
             aps: APS(
                 alert: Alert(title: "Code", body: "Your sign-in code is 123456"), interruptionLevel: .timeSensitive)))
 
+    /// The notification type of the single sends, which the latency query picks them by.
+    static let singleType = "fairness_single"
+
     struct Latency {
         var p50: Double
         var p99: Double
@@ -58,7 +61,7 @@ struct FairnessRun {
                 """
                 WITH n AS (
                     INSERT INTO notifications (kind, type, content, targets, state, expanded_at, lane)
-                    VALUES ('direct', 'fairness_single', \(content), '{}'::jsonb, 'expanded', now(), \(lane))
+                    VALUES ('direct', \(Self.singleType), \(content), '{}'::jsonb, 'expanded', now(), \(lane))
                     RETURNING id
                 )
                 INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, lane, app_id)
@@ -72,17 +75,8 @@ struct FairnessRun {
         try await outcomes.waitUntilSent(sentBefore + fanOut + singles)
         engine.shutdownGracefully()
         await runner.value
-        let (p50, p99, count) = try await client.query(
-            """
-            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms), percentile_cont(0.99) WITHIN GROUP (ORDER BY ms),
-                count(*)
-            FROM (
-                SELECT extract(epoch FROM l.created_at - n.created_at) * 1000 AS ms
-                FROM push_notification_logs AS l JOIN notifications AS n ON n.id = l.notification_id
-                WHERE n.type = 'fairness_single' AND n.created_at >= \(started) AND l.status = 'sent'
-            ) AS latencies
-            """
-        ).decode((Double, Double, Int).self)[0]
+        let (p50, p99, count) = try await DeliveryBench.rowToAPNsLatency(
+            client: client, since: started, type: Self.singleType)
         return Latency(p50: p50, p99: p99, count: count)
     }
 
