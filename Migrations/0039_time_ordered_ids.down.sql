@@ -1,4 +1,3 @@
 -- Reverts 0039_time_ordered_ids: random ids again; the time-ordered ones already given stay.
-ALTER TABLE push_notification_logs ALTER COLUMN id SET DEFAULT gen_random_uuid();
 ALTER TABLE deliveries ALTER COLUMN id SET DEFAULT gen_random_uuid();
 DROP FUNCTION herald_uuid_v7();
