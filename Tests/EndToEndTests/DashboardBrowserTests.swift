@@ -34,6 +34,16 @@ extension Networked {
                 let user = try await harness.insertUser(["ann", "bob"][index])
                 devices.append((user, try await harness.insertDevice(user: user, token: token)))
             }
+            // Bob's device belongs to a second app; ann's joins the default app when the gateway starts. Before any
+            // log row: statistics count a row for the app its device had when the row was written.
+            try await harness.client.execute(
+                """
+                WITH two AS (
+                    INSERT INTO apps (external_id, name, bundle_id, team_id, default_environment)
+                    VALUES ('two', 'Second app', 'com.example.second', 'TEAM000002', 'sandbox') RETURNING id
+                )
+                UPDATE device_tokens SET app_id = (SELECT id FROM two) WHERE id = \(devices[1].device)
+                """)
             let outcomes: [(state: String, status: Int, reason: String?)] =
                 Array(repeating: ("sent", 200, nil), count: Seeded.sent)
                 + Array(repeating: ("failed", 400, Seeded.failedReason), count: Seeded.failed)
@@ -124,16 +134,6 @@ extension Networked {
         @Test func theDashboardShowsTheSeededDeliveries() async throws {
             let harness = try await EngineHarness.start()
             let seeded = try await Self.seed(harness)
-            // Bob's device belongs to a second app; ann's joins the default app when the gateway starts.
-            try await harness.client.execute(
-                """
-                WITH two AS (
-                    INSERT INTO apps (external_id, name, bundle_id, team_id, default_environment)
-                    VALUES ('two', 'Second app', 'com.example.second', 'TEAM000002', 'sandbox') RETURNING id
-                )
-                UPDATE device_tokens SET app_id = (SELECT id FROM two)
-                WHERE user_id = (SELECT id FROM users WHERE external_id = 'bob')
-                """)
             let keyFile = EngineHarness.keyFile()
             defer { try? FileManager.default.removeItem(atPath: keyFile) }
             let gateway = try await Serve.startGateway(harness, keyFile: keyFile)

@@ -42,12 +42,14 @@ extension NotificationExpander {
         /// * Live Activity starts (`pushToStart`): the push-to-start tokens of that attributes type of the named users'
         ///   and devices' instead of the devices; updates and ends (`activityId`): that activity's tokens of its owner
         ///   (`live_activities`, migration 0030).
-        /// A recipient inside their quiet hours gets deliveries in state `deferred`, due at the window's end
-        /// (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet hours. People
-        /// named by email match case-insensitively; unknown ones are skipped. Voters are matched through one index
-        /// lookup each (the `coalesce` of two subqueries): a join on `external_id = … OR lower(email) = …` may be
-        /// planned as a scan of every user per voter, and a status change may have thousands of voters. Each person
-        /// counts once (a voter who is also the submitter gets the submitter's text) and the actor never counts.
+        /// Each delivery carries the notification's lane and its device's app, which the claim shares by
+        /// (``ClaimShares``). A recipient inside their quiet hours gets deliveries in state `deferred`, due at the
+        /// window's end (`herald_quiet_hours_release`, migration 0028), unless the notification does not respect quiet
+        /// hours. People named by email match case-insensitively; unknown ones are skipped. Voters are matched through
+        /// one index lookup each (the `coalesce` of two subqueries): a join on `external_id = … OR lower(email) = …`
+        /// may be planned as a scan of every user per voter, and a status change may have thousands of voters. Each
+        /// person counts once (a voter who is also the submitter gets the submitter's text) and the actor never
+        /// counts.
         ///
         /// `targets` is read by the keys ``NotificationTargets`` writes, named here through its
         /// ``NotificationTargets/Key``.

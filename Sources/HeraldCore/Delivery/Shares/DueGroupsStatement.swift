@@ -10,7 +10,7 @@ extension DeliveryStore {
     struct DueGroupsStatement: PostgresStatement {
         /// A delivery's app as the index keys it: the nil id (``ClaimGroup/noApp``) for a device without an app.
         /// Every statement that should use the index must spell it exactly so.
-        static let appKey = "coalesce(app_id, '00000000-0000-0000-0000-000000000000'::uuid)"
+        static let appKey = "coalesce(app_id, '\(ClaimGroup.noApp.uuidString)'::uuid)"
 
         enum Parameter: PostgresParameter {
             case cap
