@@ -141,11 +141,14 @@ public struct DeviceStore: Sendable {
         ).map(Self.decode)
     }
 
-    /// Deactivates `user`'s device (reason `removed_by_user`) with its Live Activity tokens, and cancels their
-    /// pending deliveries; the device row stays, and each canceled delivery's log row keeps it in the history.
+    /// Deactivates `user`'s device (reason `removed_by_user`) with its Live Activity and service tokens, or, given
+    /// `kind`, only its active service token of that kind, and cancels their pending deliveries; the rows stay, and
+    /// each canceled delivery's log row keeps them in the history.
     /// - Returns: whether `user` has a device with this id in `scope`; another user's device, or one of an app
     ///   outside `scope`, is reported as absent.
-    public func remove(_ device: UUID, of user: ExternalID, in scope: AppScope) async throws -> Bool {
+    public func remove(_ device: UUID, of user: ExternalID, in scope: AppScope, onlyKind kind: ServiceTokenKind? = nil)
+        async throws -> Bool
+    {
         try await client.query(
             """
             WITH device AS (
@@ -156,7 +159,9 @@ public struct DeviceStore: Sendable {
             ),
             target AS (
                 SELECT d.id, d.is_active FROM device_tokens d
-                WHERE d.id IN (SELECT id FROM device) OR d.parent_device_id IN (SELECT id FROM device)
+                WHERE (\(kind?.rawValue)::text IS NULL
+                       AND (d.id IN (SELECT id FROM device) OR d.parent_device_id IN (SELECT id FROM device)))
+                   OR (d.parent_device_id IN (SELECT id FROM device) AND d.kind = \(kind?.rawValue) AND d.is_active)
             ),
             deactivated AS (
                 UPDATE device_tokens d

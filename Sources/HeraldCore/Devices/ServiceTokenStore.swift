@@ -48,27 +48,6 @@ public struct ServiceTokenStore: Sendable {
     public func remove(kind: ServiceTokenKind, device: UUID, of user: ExternalID, in scope: AppScope) async throws
         -> Bool
     {
-        try await client.query(
-            """
-            WITH device AS (
-                SELECT d.id FROM device_tokens d JOIN users u ON u.id = d.user_id
-                WHERE d.id = \(device) AND d.kind = 'device' AND u.external_id = \(user.rawValue)
-                  AND (\(scope.app?.rawValue)::text IS NULL
-                      OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
-            ),
-            target AS (
-                SELECT d.id, d.is_active FROM device_tokens d
-                WHERE d.parent_device_id IN (SELECT id FROM device) AND d.kind = \(kind.rawValue) AND d.is_active
-            ),
-            deactivated AS (
-                UPDATE device_tokens d
-                SET is_active = FALSE, deactivated_at = now(), deactivation_reason = 'removed_by_user',
-                    updated_at = now()
-                FROM target t WHERE d.id = t.id
-            ),
-            \(unescaped: DeliveryCancellation.ofTargetDevices)
-            SELECT count(*) FROM device
-            """
-        ).scalar(Int.self) > 0
+        try await DeviceStore(client: client).remove(device, of: user, in: scope, onlyKind: kind)
     }
 }
