@@ -2,7 +2,8 @@ import APNsCore
 import HeraldCore
 
 extension JSONObject {
-    /// Apple's localization keys and arguments are names in the app's strings files: short, on one line.
+    /// Apple's localization keys and arguments are names in the app's strings files: short, on one line. Sound names
+    /// share the key's bound.
     static let maximumLocalizationKeyLength = 256
     static let maximumLocalizationArguments = 32
     static let maximumLocalizationArgumentLength = 1024
@@ -37,13 +38,13 @@ extension JSONObject {
     /// the device is muted, at `volume`, default 1).
     func sound(_ key: String) throws(APIError) -> Sound? {
         guard let value = present(key) else { return nil }
-        if case .string(let name) = value { return .named(try Self.soundName(name, field: field(key))) }
+        if case .string(let name) = value { return .named(try Self.oneLineName(name, field: field(key))) }
         guard case .object = value else {
             throw .validation("must be a sound name or a sound object", field: field(key))
         }
         let object = try JSONObject(value, path: field(key))
         try object.allowOnly(["critical", "name", "volume"])
-        let name = try Self.soundName(try object.requiredString("name"), field: object.field("name"))
+        let name = try Self.oneLineName(try object.requiredString("name"), field: object.field("name"))
         let critical = try object.integer("critical") ?? 1
         guard critical == 0 || critical == 1 else {
             throw .validation("must be 0 or 1", field: object.field("critical"))
@@ -63,21 +64,17 @@ extension JSONObject {
         }
     }
 
-    private static func soundName(_ name: String, field: String) throws(APIError) -> String {
-        guard (1...256).contains(name.codePointCount), !name.containsControlOrLineBreak else {
-            throw .validation("must be 1 to 256 characters on one line", field: field)
+    /// A sound file or localization key name: 1 to 256 characters on one line.
+    private static func oneLineName(_ name: String, field: String) throws(APIError) -> String {
+        guard (1...maximumLocalizationKeyLength).contains(name.codePointCount), !name.containsControlOrLineBreak else {
+            throw .validation("must be 1 to \(maximumLocalizationKeyLength) characters on one line", field: field)
         }
         return name
     }
 
     private func localizationName(_ key: String) throws(APIError) -> String? {
         guard let name = try string(key) else { return nil }
-        guard (1...Self.maximumLocalizationKeyLength).contains(name.codePointCount), !name.containsControlOrLineBreak
-        else {
-            throw .validation(
-                "must be 1 to \(Self.maximumLocalizationKeyLength) characters on one line", field: field(key))
-        }
-        return name
+        return try Self.oneLineName(name, field: field(key))
     }
 
     private func localizationArguments(_ key: String, of localizationKey: String) throws(APIError) -> [String]? {
