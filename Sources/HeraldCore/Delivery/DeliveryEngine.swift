@@ -30,6 +30,12 @@ public final class DeliveryEngine: Service {
     /// The time every decision uses (backoff, pauses, the planner's expiry checks); tests pass their own.
     let now: @Sendable () -> Date
     let doorbell = Doorbell()
+    /// Permits to send, shared by the workers: the crash window follows the link.
+    let window: SendWindow
+    /// Decided attempts of every batch in flight, written together.
+    let recordQueue = RecordQueue()
+    /// Transactions writing results at once: while one commits, the next gathers what arrives meanwhile.
+    static let recordWriters = 2
     /// One burst guard per app and environment.
     let burstGuards: Mutex<BurstGuards>
     let state = Mutex(EngineState())
@@ -51,7 +57,8 @@ public final class DeliveryEngine: Service {
     }
 
     /// - Parameters:
-    ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 2 connections.
+    ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 4 connections (the claims, two
+    ///     writers, the rescuer and the outbox depth).
     ///   - apns: Apple, in both environments (`APNsClient` in production).
     ///   - webhook: Receives deactivations and final failures; the engine runs it, and stops it after its workers.
     ///   - now: The wall clock.
@@ -68,6 +75,7 @@ public final class DeliveryEngine: Service {
         self.now = now
         self.logger = logger
         burstGuards = Mutex(BurstGuards(template: configuration.burstGuard))
+        window = SendWindow(bounds: configuration.sendWindowBounds)
         state.withLock { $0.health = SendHealth(credentialBackoff: configuration.credentialBackoff) }
     }
 
@@ -93,6 +101,7 @@ public final class DeliveryEngine: Service {
         let workers = (0..<configuration.workers).map { index in
             Task { await self.workLoop(index) }
         }
+        let writers = (0..<Self.recordWriters).map { _ in Task { await self.writeLoop() } }
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.listen() }
@@ -100,6 +109,8 @@ public final class DeliveryEngine: Service {
                 group.addTask { await self.depthLoop() }
                 if let webhook { group.addTask { try? await webhook.run() } }
                 for worker in workers { await worker.value }
+                recordQueue.finish()
+                for writer in writers { await writer.value }
                 group.cancelAll()
             }
         } onCancel: {
@@ -146,31 +157,59 @@ public final class DeliveryEngine: Service {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
+    /// Takes permits from the send window first, then claims only that many deliveries and sends them at once, and
+    /// goes on to the next claim while their answers come: so a push leaves as soon as an earlier one is recorded, and
+    /// nothing claimed waits for a permit while its lease runs. A claim waits for a share of the window (a quarter
+    /// with four workers), so a few free permits do not become many small claims.
     private func workLoop(_ index: Int) async {
-        while !isStopping {
-            let generation = doorbell.generation
-            let (limit, isProbe, pause) = claimLimit()
-            guard limit > 0 else {
-                // At most a poll interval, so the end of a pause is seen on the engine's clock, whichever it is.
-                await doorbell.wait(
-                    after: generation, timeout: min(pause ?? configuration.pollInterval, configuration.pollInterval))
-                continue
+        await withDiscardingTaskGroup { batches in
+            while !isStopping {
+                let generation = doorbell.generation
+                let (limit, isProbe, pause) = claimLimit()
+                guard limit > 0 else {
+                    // At most a poll interval, so the end of a pause is seen on the engine's clock, whichever it is.
+                    await doorbell.wait(
+                        after: generation, timeout: min(pause ?? configuration.pollInterval, configuration.pollInterval)
+                    )
+                    continue
+                }
+                let permits = await window.acquire(upTo: limit, atLeast: window.limit / configuration.workers)
+                guard permits > 0, !isStopping else {
+                    window.returnUnused(permits)
+                    if isProbe { endProbe() }
+                    continue
+                }
+                let batch: [ClaimedDelivery]
+                do {
+                    batch = try await store.claim(
+                        limit: permits, workerID: configuration.workerID, lease: configuration.lease)
+                } catch {
+                    window.returnUnused(permits)
+                    if isProbe { endProbe() }
+                    logger.error("claiming deliveries failed", metadata: [DeliveryMetadataKey.error: "\(error)"])
+                    await doorbell.wait(after: generation, timeout: configuration.pollInterval)
+                    continue
+                }
+                window.returnUnused(permits - batch.count)
+                if isProbe {
+                    // Nobody else sends until the probe is answered and recorded.
+                    if !batch.isEmpty { await process(batch) }
+                    endProbe()
+                } else if !batch.isEmpty {
+                    batches.addTask { await self.process(batch) }
+                }
+                if batch.count < permits {
+                    await doorbell.wait(after: generation, timeout: configuration.pollInterval)
+                }
             }
-            let batch: [ClaimedDelivery]
-            do {
-                batch = try await store.claim(
-                    limit: limit, workerID: configuration.workerID, lease: configuration.lease)
-            } catch {
-                if isProbe { endProbe() }
-                logger.error("claiming deliveries failed", metadata: [DeliveryMetadataKey.error: "\(error)"])
-                await doorbell.wait(after: generation, timeout: configuration.pollInterval)
-                continue
-            }
-            if !batch.isEmpty { await process(batch) }
-            if isProbe { endProbe() }
-            if batch.count < limit {
-                await doorbell.wait(after: generation, timeout: configuration.pollInterval)
-            }
+        }
+    }
+
+    /// Writes what the batches queued, everything that came while the last write ran, until the workers are done.
+    private func writeLoop() async {
+        while let entries = await recordQueue.next() {
+            await record(entries.flatMap(\.attempts))
+            for entry in entries { entry.written.resume() }
         }
     }
 

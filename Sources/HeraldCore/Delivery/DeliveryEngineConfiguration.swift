@@ -25,11 +25,10 @@ public struct DeliveryEngineConfiguration: Sendable {
     public var depthInterval: Duration
     /// On shutdown, how long sends in flight may take before they are cancelled and released. Default 10 s.
     public var shutdownGracePeriod: Duration
-    /// Apple's answers are recorded at least this often while a batch is in flight, so a crash resends at most what
-    /// was answered in this window. Default 100 ms.
-    public var recordInterval: Duration
-    /// …or once this many answers have come, whichever is first. Default 500.
-    public var recordCount: Int
+    /// Pushes sent and not yet recorded at once, across the workers: the crash window, since a process killed now
+    /// sends these again. It follows the measured rate and round trip (``InFlightLimit``) between a floor (default
+    /// 64) and a ceiling (default 2,000, and never more than ``workers`` × ``batchSize``), with headroom 2.
+    public var inFlight: InFlightLimit.Bounds
     /// Retry and attempt limits.
     public var policy: DeliveryPolicy
     /// The deactivation burst guard's thresholds.
@@ -42,8 +41,8 @@ public struct DeliveryEngineConfiguration: Sendable {
         workerID: String = DeliveryEngineConfiguration.defaultWorkerID(), bundleID: String?, keyID: String = "",
         workers: Int = 4, batchSize: Int = 500, lease: Duration = .seconds(120), pollInterval: Duration = .seconds(1),
         rescueInterval: Duration = .seconds(10), depthInterval: Duration = .seconds(5),
-        shutdownGracePeriod: Duration = .seconds(10), recordInterval: Duration = .milliseconds(100),
-        recordCount: Int = 500, policy: DeliveryPolicy = DeliveryPolicy(),
+        shutdownGracePeriod: Duration = .seconds(10), inFlight: InFlightLimit.Bounds = InFlightLimit.Bounds(),
+        policy: DeliveryPolicy = DeliveryPolicy(),
         burstGuard: BurstGuard = BurstGuard(),
         credentialBackoff: SendHealth.Backoff = SendHealth.defaultCredentialBackoff
     ) {
@@ -57,11 +56,16 @@ public struct DeliveryEngineConfiguration: Sendable {
         self.rescueInterval = rescueInterval
         self.depthInterval = depthInterval
         self.shutdownGracePeriod = shutdownGracePeriod
-        self.recordInterval = recordInterval
-        self.recordCount = max(1, recordCount)
+        self.inFlight = inFlight
         self.policy = policy
         self.burstGuard = burstGuard
         self.credentialBackoff = credentialBackoff
+    }
+
+    /// ``inFlight`` with its ceiling at most what the workers claim at once.
+    var sendWindowBounds: InFlightLimit.Bounds {
+        InFlightLimit.Bounds(
+            floor: inFlight.floor, ceiling: min(inFlight.ceiling, workers * batchSize), headroom: inFlight.headroom)
     }
 
     /// `host:pid:random`, so claims name the process that holds them.

@@ -19,6 +19,7 @@ public final class DeliveryMetrics: Sendable {
         public static let latency = "herald_apns_latency_seconds"
         public static let outboxDepth = "herald_outbox_depth"
         public static let inFlight = "herald_deliveries_in_flight"
+        public static let sendWindow = "herald_delivery_send_window"
         public static let connections = "herald_apns_connections"
         public static let pausedKeys = "herald_paused_keys"
         public static let backoff = "herald_apns_backoff_seconds"
@@ -41,6 +42,7 @@ public final class DeliveryMetrics: Sendable {
     private let keyPauses: Counter
     private let outboxDepth: Gauge
     private let inFlight: Meter
+    private let sendWindow: Gauge
     private let connections: Gauge
     private let pausedKeys: Gauge
     private let backoff: Gauge
@@ -64,10 +66,11 @@ public final class DeliveryMetrics: Sendable {
         keyPauses = Counter(label: Name.keyPauses, factory: factory)
         outboxDepth = Gauge(label: Name.outboxDepth, factory: factory)
         inFlight = Meter(label: Name.inFlight, factory: factory)
+        sendWindow = Gauge(label: Name.sendWindow, factory: factory)
         connections = Gauge(label: Name.connections, factory: factory)
         pausedKeys = Gauge(label: Name.pausedKeys, factory: factory)
         backoff = Gauge(label: Name.backoff, factory: factory)
-        for gauge in [outboxDepth, connections, pausedKeys, backoff] { gauge.record(0) }
+        for gauge in [outboxDepth, sendWindow, connections, pausedKeys, backoff] { gauge.record(0) }
         inFlight.set(0)
     }
 
@@ -108,6 +111,8 @@ public final class DeliveryMetrics: Sendable {
         if delta >= 0 { inFlight.increment(by: Double(delta)) } else { inFlight.decrement(by: Double(-delta)) }
     }
     func setOutboxDepth(_ depth: Int) { outboxDepth.record(depth) }
+    /// Sets how many pushes may be sent and not yet recorded now (``SendWindow``).
+    func setSendWindow(_ limit: Int) { sendWindow.record(limit) }
     /// Sets the APNs connection gauge (the owner of the pools knows their size).
     public func setConnections(_ count: Int) { connections.record(count) }
 

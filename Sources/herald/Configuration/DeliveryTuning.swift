@@ -6,6 +6,8 @@ struct DeliveryTuning: Sendable {
     var batchSize: Int?
     var maximumAttempts: Int?
     var leaseSeconds: Int?
+    var inFlightFloor: Int?
+    var inFlightCeiling: Int?
     /// `HERALD_ENGINE_POOL_SIZE`: the sessions of the engine's own pool; unset, ``enginePoolSize`` decides.
     var poolSize: Int?
 
@@ -17,13 +19,17 @@ struct DeliveryTuning: Sendable {
         batchSize = try settings.positiveInteger(flags.deliveryBatchSize, "HERALD_DELIVERY_BATCH_SIZE")
         maximumAttempts = try settings.positiveInteger(flags.deliveryMaxAttempts, "HERALD_DELIVERY_MAX_ATTEMPTS")
         leaseSeconds = try settings.positiveInteger(flags.deliveryLeaseSeconds, "HERALD_DELIVERY_LEASE_SECONDS")
+        inFlightFloor = try settings.positiveInteger(flags.deliveryInFlightFloor, "HERALD_DELIVERY_IN_FLIGHT_FLOOR")
+        inFlightCeiling = try settings.positiveInteger(
+            flags.deliveryInFlightCeiling, "HERALD_DELIVERY_IN_FLIGHT_CEILING")
         poolSize = try settings.positiveInteger(flags.enginePoolSize, "HERALD_ENGINE_POOL_SIZE")
     }
 
     /// The sessions of the pool the engine, the expansion loop and the log's upkeep share, apart from the API's:
-    /// the setting, else one per claim loop and four for recording, the router, provider tokens and expansion.
+    /// the setting, else one per claim loop, two for the engine's writers, and four for the router, provider tokens,
+    /// expansion and the outbox's upkeep.
     var enginePoolSize: Int {
-        poolSize ?? (workers ?? DeliveryEngineConfiguration(bundleID: nil).workers) + 4
+        poolSize ?? (workers ?? DeliveryEngineConfiguration(bundleID: nil).workers) + 6
     }
 
     /// Only the pool's size: a process that expands but does not send still keeps that work apart from the API.
@@ -42,6 +48,12 @@ struct DeliveryTuning: Sendable {
         if let batchSize { configuration.batchSize = batchSize }
         if let maximumAttempts { configuration.policy.maximumAttempts = maximumAttempts }
         if let leaseSeconds { configuration.lease = .seconds(leaseSeconds) }
+        if inFlightFloor != nil || inFlightCeiling != nil {
+            let defaults = configuration.inFlight
+            configuration.inFlight = InFlightLimit.Bounds(
+                floor: inFlightFloor ?? defaults.floor, ceiling: inFlightCeiling ?? defaults.ceiling,
+                headroom: defaults.headroom)
+        }
         return configuration
     }
 }

@@ -12,14 +12,26 @@ struct DeliveryOptions: ParsableArguments {
     var deliveryLeaseSeconds: Int?
     @Option(
         help: ArgumentHelp(
+            "Pushes that may always be sent and not yet recorded, whatever the measured link "
+                + "(env HERALD_DELIVERY_IN_FLIGHT_FLOOR; default 64)."))
+    var deliveryInFlightFloor: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Pushes that may never be sent and not yet recorded at once: the most a crash sends twice "
+                + "(env HERALD_DELIVERY_IN_FLIGHT_CEILING; default 2000, at most workers × batch size)."))
+    var deliveryInFlightCeiling: Int?
+    @Option(
+        help: ArgumentHelp(
             "Database sessions of the engine and expansion, apart from the API's (env HERALD_ENGINE_POOL_SIZE; "
-                + "default delivery workers + 4)."))
+                + "default delivery workers + 6)."))
     var enginePoolSize: Int?
 
     func validate() throws {
         let flags = [
             ("--delivery-workers", deliveryWorkers), ("--delivery-batch-size", deliveryBatchSize),
             ("--delivery-max-attempts", deliveryMaxAttempts), ("--delivery-lease-seconds", deliveryLeaseSeconds),
+            ("--delivery-in-flight-floor", deliveryInFlightFloor),
+            ("--delivery-in-flight-ceiling", deliveryInFlightCeiling),
             ("--engine-pool-size", enginePoolSize),
         ]
         for case (let name, let value?) in flags where value < 1 {
