@@ -313,6 +313,7 @@ let benchmarkTargets: [Target] = benchmarks([
             "APNs",
             "APNsCore",
             "APNsMock",
+            "HeraldCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ],

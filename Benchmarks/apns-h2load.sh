@@ -11,22 +11,20 @@
 # exchange Apple's way (token, topic, 200 answers), but the mock is then the ceiling for both.
 # Each round starts a fresh server, runs the client, then h2load with the token the client used, and prints the
 # server's CPU time per request under each: a server near a whole core is the limit of that run.
-# h2load refills a stream the moment it is answered. The client is driven the closest way its batch path allows:
-# CONNECTIONS × STREAMS pushes in flight, in batches of BATCH (20), each sender sending its next batch once the last
-# is answered. ENGINE_BATCH (500) runs the client a second time per round the way the delivery engine sends, whole
-# batches of 500, whose streams run partly empty while each batch waits for its slowest answer.
+# h2load refills a stream the moment it is answered. The client is driven the way the delivery engine sends
+# (apns-bench's default): senders of BATCH (500) pushes each hand them over through one send window, up to
+# CONNECTIONS × STREAMS in flight, a push leaving as soon as an earlier one is answered, each sender taking its
+# next batch once the last is all with the pool.
 # The ratio is the median of the rounds' ratios: a client and its h2load run follow each other, so a machine that
 # speeds up or slows down between rounds moves both.
-# Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000), BATCH (20),
-# ENGINE_BATCH (500; 0 skips), ROUNDS (7), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use
-# the binaries there).
+# Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000), BATCH (500),
+# ROUNDS (7), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use the binaries there).
 set -euo pipefail
 
 REQUESTS=${REQUESTS:-100000}
 CONNECTIONS=${CONNECTIONS:-2}
 STREAMS=${STREAMS:-1000}
-BATCH=${BATCH:-20}
-ENGINE_BATCH=${ENGINE_BATCH:-500}
+BATCH=${BATCH:-500}
 ROUNDS=${ROUNDS:-7}
 SERVER=${SERVER:-nghttpd}
 PORT=${PORT:-9444}
@@ -135,7 +133,6 @@ ratio() { awk -v c="$1" -v h="$2" 'BEGIN { printf "%.3f", c / h }'; }
 CLIENT_RATES=()
 H2LOAD_RATES=()
 RATIOS=()
-ENGINE_RATIOS=()
 for round in $(seq "$ROUNDS"); do
     start_server
     TICKS_BEFORE_CLIENT=$(server_ticks)
@@ -146,7 +143,6 @@ for round in $(seq "$ROUNDS"); do
     # bash's time reports h2load's user and system CPU, to set beside the client's CPU per push.
     H2LOAD=$({ TIMEFORMAT='cpu %U %S'; time h2load_run "$REQUESTS"; } 2>&1)
     TICKS_AFTER_H2LOAD=$(server_ticks)
-    if ((ENGINE_BATCH > 0)); then ENGINE_CLIENT=$(client_run "$ENGINE_BATCH"); fi
     stop_server
     CLIENT_RATE=$(rate_of "$CLIENT")
     H2LOAD_RATE=$(sed -n 's/^finished in [0-9.]*[a-z]*, \([0-9.]*\) req\/s.*/\1/p' <<<"$H2LOAD")
@@ -158,11 +154,7 @@ for round in $(seq "$ROUNDS"); do
     CLIENT_RATES+=("$CLIENT_RATE")
     H2LOAD_RATES+=("$H2LOAD_RATE")
     RATIOS+=("$RATIO")
-    if ((ENGINE_BATCH > 0)); then
-        ENGINE_RATIOS+=("$(ratio "$(rate_of "$ENGINE_CLIENT")" "$H2LOAD_RATE")")
-        echo "round $round: batches of $ENGINE_BATCH: $ENGINE_CLIENT"
-    fi
-    echo "round $round: client / h2load $RATIO${ENGINE_RATIOS:+, batches of $ENGINE_BATCH ${ENGINE_RATIOS[-1]}}"
+    echo "round $round: client / h2load $RATIO"
 done
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -174,7 +166,4 @@ awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" -v r="$RATIO_MEDIAN" \
 # Lines for Benchmarks/run-all: what | Herald | reference | ratio | goal.
 awk -v c="$CLIENT_MEDIAN" -v h="$H2LOAD_MEDIAN" -v r="$RATIO_MEDIAN" -v s="$SERVER" -v n="$REQUESTS" \
     -v k="$CONNECTIONS" -v m="$STREAMS" -v b="$BATCH" \
-    'BEGIN { printf "result: APNs client, %d pushes, %d connections × %d streams (batches of %d), against %s | %.0f pushes/s | h2load %.0f req/s | %.2f | ≥ 0.9\n", n, k, m, b, s, c, h, r }'
-if ((ENGINE_BATCH > 0)); then
-    echo "result: the same in batches of $ENGINE_BATCH, as the delivery engine sends | — | the same h2load runs | $(median "${ENGINE_RATIOS[@]}") | —"
-fi
+    'BEGIN { printf "result: APNs client, %d pushes, %d connections × %d streams (as the engine sends, batches of %d), against %s | %.0f pushes/s | h2load %.0f req/s | %.2f | ≥ 0.9\n", n, k, m, b, s, c, h, r }'

@@ -4,6 +4,7 @@ import APNsMock
 import ArgumentParser
 import Cryptography
 import Foundation
+import HeraldCore
 import Logging
 
 /// Sends N pushes over C connections to `apns-mock` (in-process, or a running one with `--port`) and
@@ -15,9 +16,14 @@ struct APNsBench: AsyncParsableCommand {
 
     @Option(help: "Pushes to send (after the warm-up).") var requests = 100_000
     @Option(help: "HTTP/2 connections.") var connections = 2
-    @Option(help: "Pushes awaiting an answer at once, across all connections.") var inFlight = 2_000
+    @Option(help: "The most pushes awaiting an answer at once, across all connections: the send window's ceiling.")
+    var inFlight = 2_000
+    @Option(help: "Pushes the send window always allows, whatever the measured link.") var inFlightFloor = 64
     @Option(help: "Pushes sent first and not measured.") var warmup = 2_000
-    @Option(help: "Pushes per batch, as the delivery engine hands them over; 1 sends each push on its own.")
+    @Option(
+        help: ArgumentHelp(
+            "Pushes per batch, sent as the delivery engine sends its claimed batches (through a shared send window "
+                + "that follows the measured rate and round trip); 1 sends each push on its own, in-flight at a time."))
     var batch = 500
     @Option(help: "Port of a running apns-mock; omit to start one in this process.") var port: Int?
     @Option(help: "Host of the running apns-mock.") var host = "127.0.0.1"
@@ -51,12 +57,12 @@ struct APNsBench: AsyncParsableCommand {
                 try PushRequest(deviceToken: token, bundleID: bundleID, pushType: .alert, payloadJSON: payloadJSON)
             }
         }
-        _ = try await Self.send(
-            Self.batches(of: try makeRequests(warmup), size: batch), batch: batch, inFlight: inFlight, pool: pool)
-        let measured = Self.batches(of: try makeRequests(requests), size: batch)
+        let bounds = InFlightLimit.Bounds(floor: inFlightFloor, ceiling: inFlight)
+        _ = try await Self.send(try makeRequests(warmup), batch: batch, bounds: bounds, pool: pool)
+        let measured = try makeRequests(requests)
         let started = ContinuousClock.now
         let cpuBefore = Self.processCPUSeconds()
-        let (latencies, answers) = try await Self.send(measured, batch: batch, inFlight: inFlight, pool: pool)
+        let (latencies, answers) = try await Self.send(measured, batch: batch, bounds: bounds, pool: pool)
         let cpu = Self.processCPUSeconds() - cpuBefore
         let elapsed = ContinuousClock.now - started
         runner.cancel()
@@ -78,59 +84,38 @@ struct APNsBench: AsyncParsableCommand {
                 + answers.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "))
     }
 
-    /// `requests` cut into batches of `size`, before the clock starts, as the delivery engine has each batch's
-    /// requests in an array of their own.
-    static func batches(of requests: [PushRequest], size: Int) -> [[PushRequest]] {
-        stride(from: 0, to: requests.count, by: max(1, size)).map {
-            Array(requests[$0..<min($0 + max(1, size), requests.count)])
-        }
-    }
-
-    /// Sends `batches` (of `batch` requests, the last maybe fewer) from concurrent senders that keep `inFlight` pushes
-    /// in flight in all, each sending a batch at a time and waiting for all its answers (as the delivery engine's
-    /// workers do); returns latencies (ms) and how many answers had each HTTP status ("none" when no answer came).
+    /// Sends `requests` the way the delivery engine's workers send, from `bounds.ceiling / batch` senders taking
+    /// permits of one send window within `bounds`, up to `batch` pushes at a time (with `batch` 1: each push on its
+    /// own, `bounds.ceiling` at a time). Returns latencies (ms) and how many answers had each HTTP status ("none" when
+    /// no answer came).
     static func send(
-        _ batches: [[PushRequest]], batch: Int, inFlight: Int, pool: APNsConnectionPool
+        _ requests: [PushRequest], batch: Int, bounds: InFlightLimit.Bounds, pool: APNsConnectionPool
     ) async throws -> ([Double], [String: Int]) {
         let batch = max(1, batch)
-        let count = batches.reduce(0) { $0 + $1.count }
-        let senders = max(1, min(inFlight / batch, batches.count))
-        return try await withThrowingTaskGroup(of: ([Double], [String: Int]).self) { group in
-            for sender in 0..<senders {
+        let senders = max(1, min(bounds.ceiling / batch, requests.count))
+        let window = SendWindow(bounds: bounds)
+        let queue = PushQueue(requests)
+        let total = try await withThrowingTaskGroup(of: AnswerTally.self) { group in
+            for _ in 0..<senders {
                 group.addTask {
-                    var latencies: [Double] = []
-                    latencies.reserveCapacity(count / senders + batch)
-                    // Counted by status in place: naming and hashing a status for every answer showed in the profile.
-                    var counts = [Int](repeating: 0, count: Self.statusSlots)
-                    func note(_ result: PushResult, _ latency: Duration) {
-                        latencies.append(
-                            Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
-                        counts[Self.statusSlot(of: result)] += 1
+                    guard batch == 1 else {
+                        return await sendAsTheEngine(queue, batch: batch, senders: senders, window: window, pool: pool)
                     }
-                    for index in stride(from: sender, to: batches.count, by: senders) {
-                        if batch == 1 {
-                            let begin = ContinuousClock.now
-                            note(try await pool.send(batches[index][0]), .now - begin)
-                        } else {
-                            for await chunk in pool.send(batches[index]) {
-                                for answer in chunk { note(answer.result, answer.latency) }
-                            }
-                        }
+                    var tally = AnswerTally()
+                    while let request = queue.take(1).first {
+                        let begin = ContinuousClock.now
+                        tally.note(try await pool.send(request), .now - begin)
                     }
-                    var answers: [String: Int] = [:]
-                    for (slot, count) in counts.enumerated() where count > 0 { answers[Self.statusName(slot)] = count }
-                    return (latencies, answers)
+                    return tally
                 }
             }
-            var latencies: [Double] = []
-            latencies.reserveCapacity(count)
-            var answers: [String: Int] = [:]
-            for try await (part, partAnswers) in group {
-                latencies += part
-                answers.merge(partAnswers, uniquingKeysWith: +)
-            }
-            return (latencies, answers)
+            var total = AnswerTally()
+            for try await part in group { total.merge(part) }
+            return total
         }
+        var answers: [String: Int] = [:]
+        for (slot, count) in total.counts.enumerated() where count > 0 { answers[Self.statusName(slot)] = count }
+        return (total.latencies, answers)
     }
 
     /// User and system CPU time of the whole process so far: what a push costs, whatever else the machine runs.
@@ -142,9 +127,9 @@ struct APNsBench: AsyncParsableCommand {
     }
 
     /// One slot per HTTP status, and slot 0 for a push that got no answer.
-    private static let statusSlots = 1000
+    static let statusSlots = 1000
 
-    private static func statusSlot(of result: PushResult) -> Int {
+    static func statusSlot(of result: PushResult) -> Int {
         switch result {
         case .accepted: 200
         case .rejected(let rejection): (100..<statusSlots).contains(rejection.status) ? rejection.status : 0

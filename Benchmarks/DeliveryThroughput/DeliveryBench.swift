@@ -26,6 +26,11 @@ struct DeliveryBench: AsyncParsableCommand {
     @Option(help: "Raw client: pushes awaiting an answer at once.") var inFlight = 2_000
     @Option(help: "Engine claim loops.") var workers = 4
     @Option(help: "Engine batch size.") var batchSize = 500
+    @Option(help: "Engine send window: pushes always allowed in flight.") var windowFloor = InFlightLimit.Bounds().floor
+    @Option(help: "Engine send window: pushes never exceeded in flight.")
+    var windowCeiling = InFlightLimit.Bounds().ceiling
+    @Option(help: "Engine send window over the measured bandwidth-delay product.")
+    var windowHeadroom = InFlightLimit.Bounds().headroom
     @Option(help: "Fairness: deliveries of the fan-out that single sends of another app run beside.")
     var fairnessDeliveries = 100_000
     @Flag(help: "Run PostgreSQL without fsync (faster, not what production does).") var nonDurable = false
@@ -42,6 +47,10 @@ struct DeliveryBench: AsyncParsableCommand {
         else {
             throw ValidationError("every count must be at least 1")
         }
+    }
+
+    var windowBounds: InFlightLimit.Bounds {
+        InFlightLimit.Bounds(floor: windowFloor, ceiling: windowCeiling, headroom: windowHeadroom)
     }
 
     func run() async throws {
@@ -224,7 +233,8 @@ struct DeliveryBench: AsyncParsableCommand {
         try await client.execute("VACUUM ANALYZE deliveries")
 
         let configuration = DeliveryEngineConfiguration(
-            workerID: "bench", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers, batchSize: batchSize)
+            workerID: "bench", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers, batchSize: batchSize,
+            inFlight: windowBounds)
         let outcomes = OutcomeCounts()
         let engine = DeliveryEngine(
             client: client, apns: OnePool(pool: pool, batched: !taskPerPush), configuration: configuration,
@@ -272,7 +282,7 @@ extension DeliveryBench {
             client: client, apns: OnePool(pool: pool, batched: !taskPerPush),
             configuration: DeliveryEngineConfiguration(
                 workerID: "bench-fairness", bundleID: Self.bundleID, keyID: Self.keyID, workers: workers,
-                batchSize: batchSize),
+                batchSize: batchSize, inFlight: windowBounds),
             metrics: DeliveryMetrics(factory: outcomes), logger: logger)
         let run = FairnessRun(
             client: client, fanOut: fairnessDeliveries,
