@@ -52,6 +52,18 @@ import Testing
         #expect(limit.value(at: Self.at(1_400)) == 64)
     }
 
+    @Test func theWindowIsWorkedOutOncePerBucket() {
+        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
+        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 200, settled: 500) }
+        #expect(limit.window(at: Self.at(210)) == 392)
+        // What settles in the bucket filling now counts from the next one on.
+        limit.held(2000, for: .milliseconds(10), until: Self.at(220))
+        limit.settled(5000, at: Self.at(220))
+        #expect(limit.window(at: Self.at(249)) == 392)
+        #expect(limit.window(at: Self.at(250)) == limit.value(at: Self.at(250)))
+        #expect(limit.value(at: Self.at(250)) > 392)
+    }
+
     @Test func boundsHold() {
         let narrow = InFlightLimit.Bounds(floor: 500, ceiling: 100, headroom: 0.5)
         #expect(narrow.floor == 100 && narrow.ceiling == 100 && narrow.headroom == 1)

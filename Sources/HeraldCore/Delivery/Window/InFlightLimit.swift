@@ -51,6 +51,8 @@ public struct InFlightLimit: Sendable {
 
     public let bounds: Bounds
     private let origin: Instant
+    /// The window of the bucket filling now: it depends only on whole buckets, so it holds until the next one.
+    private var cached: (bucket: Int64, window: Int)?
     private var buckets = [Bucket](repeating: Bucket(), count: Int(comparedBuckets + spanBuckets))
 
     public init(bounds: Bounds, startingAt origin: Instant) {
@@ -68,6 +70,15 @@ public struct InFlightLimit: Sendable {
     public mutating func held(_ pushes: Int, for duration: Duration, until now: Instant) {
         guard pushes > 0, duration > .zero else { return }
         update(at: now) { $0.held += Double(pushes) * duration.seconds }
+    }
+
+    /// The window at `now`, worked out once per bucket.
+    public mutating func window(at now: Instant) -> Int {
+        let bucket = bucketNumber(now)
+        if let cached, cached.bucket == bucket { return cached.window }
+        let window = value(at: now)
+        cached = (bucket, window)
+        return window
     }
 
     /// The window at `now`.

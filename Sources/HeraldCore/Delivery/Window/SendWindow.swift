@@ -25,7 +25,7 @@ public final class SendWindow: Sendable {
         /// Hands what is free to the waiters in order; returns whom to resume with how many.
         mutating func grant(at now: ContinuousClock.Instant) -> [(CheckedContinuation<Int, Never>, Int)] {
             var granted: [(CheckedContinuation<Int, Never>, Int)] = []
-            let window = limit.value(at: now)
+            let window = limit.window(at: now)
             // A window narrower than what the first waits for gives it what the window holds once that is free.
             while let first = waiters.first, window - inUse >= min(first.least, window) {
                 let waiter = waiters.removeFirst()
@@ -51,7 +51,7 @@ public final class SendWindow: Sendable {
     }
 
     /// The window now.
-    public var limit: Int { state.withLock { $0.limit.value(at: .now) } }
+    public var limit: Int { state.withLock { $0.limit.window(at: .now) } }
 
     /// Pushes sent and not yet settled.
     public var inUse: Int { state.withLock { $0.inUse } }
