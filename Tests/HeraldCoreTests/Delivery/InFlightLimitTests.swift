@@ -64,6 +64,16 @@ import Testing
         #expect(limit.value(at: Self.at(250)) > 392)
     }
 
+    @Test func aBurstEarnsItsWindowAsItDelivers() {
+        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
+        // 1,000 in flight would double to 1,960, but the burst has settled only 400: a quarter of it.
+        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 1000, settled: 100) }
+        #expect(limit.value(at: Self.at(210)) == 100)
+        // After an idle second a burst starts from nothing again.
+        for bucket in 30..<34 { Self.bucket(&limit, bucket, inFlight: 1000, settled: 60) }
+        #expect(limit.value(at: Self.at(1_710)) == 64)
+    }
+
     @Test func boundsHold() {
         let narrow = InFlightLimit.Bounds(floor: 500, ceiling: 100, headroom: 0.5)
         #expect(narrow.floor == 100 && narrow.ceiling == 100 && narrow.headroom == 1)

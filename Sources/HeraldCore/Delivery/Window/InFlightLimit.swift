@@ -1,20 +1,22 @@
 /// How many pushes may be sent and not yet settled at once. For the delivery engine "settled" means recorded, so
 /// this is its crash window: a process killed now sends these pushes again.
 ///
-/// It is the bandwidth-delay product at the best rate seen lately, with headroom. Time is cut in 50 ms buckets and
-/// read in spans of four (200 ms, several write cycles, so a span's rate is not the luck of one group commit): of the
-/// spans of the last 10 s whose rate came within a tenth of the best, the one that had the fewest pushes in flight
-/// on average sets the window, times the headroom, between a floor and a ceiling. While the window is what holds the
-/// rate back, a wider window brings a better rate and the window keeps growing; once something else sets the pace
-/// (the CPU, the database, Apple) a wider window brings nothing, the narrower span that reached the same rate is
-/// chosen, and the window stops. After a second without anything settled it is back at the floor, so a burst starts
-/// small. A backlog that keeps the window full for longer than 10 s loses that narrower span and the window grows by
-/// the headroom again: a full window cannot show how little would do without narrowing on purpose, as BBR's
-/// ProbeRTT does, which this does not.
+/// It is the bandwidth-delay product at the best rate seen lately, with headroom, and never more than a quarter of
+/// what the current burst has settled. Time is cut in 50 ms buckets and read in spans of four (200 ms, several write
+/// cycles, so a span's rate is not the luck of one group commit): of the spans of the last 10 s whose rate came
+/// within a tenth of the best, the one that had the fewest pushes in flight on average (Little's law) sets the
+/// window, times the headroom, between a floor and a ceiling. While the window holds the rate back, a wider window
+/// brings a better rate and the window keeps growing; once something else sets the pace (the CPU, the database,
+/// Apple) a wider one brings nothing, the narrower span that reached the same rate is chosen, and the window stops.
+/// A burst earns its window as it delivers, so a short fan-out, or a crash early in a long one, sends little twice;
+/// after a second with nothing settled the burst is over and the window is back at the floor.
 ///
-/// Not the shortest round trip times the rate, as TCP's BBR takes: the engine writes answers in groups, so one answer
-/// waits for a write and the next for none, and the shortest round trip understates the pipe by a multiple. A window
-/// sized by it gives the writer small groups, which cost more per row and slow the rate, which shrinks the window.
+/// Not the shortest round trip, as TCP's BBR takes: the engine writes answers in groups, so one answer waits for a
+/// write and the next for none, and the shortest round trip understates the pipe by a multiple. The headroom is
+/// large (4) because a wider window keeps buying a little: larger claims and groups cost less per row, about 7% more
+/// rate per half again as wide past the knee on a 2-core machine. A backlog that keeps the window full for longer
+/// than 10 s loses the narrower span and the window grows again: a full window cannot show how little would do
+/// without narrowing on purpose, as BBR's ProbeRTT does, which this does not.
 public struct InFlightLimit: Sendable {
     /// The floor, ceiling and headroom.
     public struct Bounds: Sendable, Equatable {
@@ -22,10 +24,10 @@ public struct InFlightLimit: Sendable {
         public var floor: Int
         /// Pushes that may never be exceeded. Default 2,000.
         public var ceiling: Int
-        /// The window over the pushes in flight at the best rate. Default 1.5.
+        /// The window over the pushes in flight at the best rate. Default 4.
         public var headroom: Double
 
-        public init(floor: Int = 64, ceiling: Int = 2000, headroom: Double = 1.5) {
+        public init(floor: Int = 64, ceiling: Int = 2000, headroom: Double = 4) {
             self.ceiling = max(1, ceiling)
             self.floor = min(max(1, floor), self.ceiling)
             self.headroom = max(1, headroom)
@@ -53,6 +55,10 @@ public struct InFlightLimit: Sendable {
     private let origin: Instant
     /// The window of the bucket filling now: it depends only on whole buckets, so it holds until the next one.
     private var cached: (bucket: Int64, window: Int)?
+    /// Pushes settled since the last idle second, and when the last of them settled.
+    private var burst = (settled: 0, last: Int64(-1))
+    /// A burst may have in flight at most this share of what it has settled so far.
+    static let burstShare = 4
     private var buckets = [Bucket](repeating: Bucket(), count: Int(comparedBuckets + spanBuckets))
 
     public init(bounds: Bounds, startingAt origin: Instant) {
@@ -63,6 +69,9 @@ public struct InFlightLimit: Sendable {
     /// `count` pushes settled at `now`.
     public mutating func settled(_ count: Int, at now: Instant) {
         guard count > 0 else { return }
+        let number = bucketNumber(now)
+        if burst.last < 0 || number - burst.last > Self.idleBuckets { burst.settled = 0 }
+        burst = (burst.settled + count, number)
         update(at: now) { $0.settled += count }
     }
 
@@ -91,7 +100,9 @@ public struct InFlightLimit: Sendable {
         else { return bounds.floor }
         let best = spans.filter { Double($0.settled) >= 0.9 * Double(most) }.min { $0.held < $1.held }!
         let inFlight = best.held / (Self.bucketLength * Int(Self.spanBuckets)).seconds
-        let window = inFlight * bounds.headroom
+        // A burst earns its window as it delivers, so a short one (and a crash early in a long one) resends little.
+        let earned = Double(burst.settled / Self.burstShare)
+        let window = min(inFlight * bounds.headroom, earned)
         guard window < Double(bounds.ceiling) else { return bounds.ceiling }
         return max(bounds.floor, Int(window.rounded(.up)))
     }
