@@ -18,7 +18,8 @@
 # The ratio is the median of the rounds' ratios: a client and its h2load run follow each other, so a machine that
 # speeds up or slows down between rounds moves both.
 # Environment: SERVER (nghttpd), REQUESTS (100000), CONNECTIONS (2), STREAMS per connection (1000), BATCH (500),
-# ROUNDS (7), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use the binaries there).
+# ROUNDS (7), PORT (9444), SCRATCH (.build-apns-release), BIN (skip building and use the binaries there),
+# CLIENT_ARGS (more apns-bench options, such as --window-headroom 2).
 set -euo pipefail
 
 REQUESTS=${REQUESTS:-100000}
@@ -123,7 +124,7 @@ client_run() {
     out=$("$BIN/apns-bench" --port "$PORT" --ca-file "$WORK/ca.pem" --key-file "$WORK/key.p8" \
         --key-id "$KEY_ID" --team-id "$TEAM" --bundle-id "$TOPIC" --payload "$WORK/payload.json" \
         --requests "$REQUESTS" --connections "$CONNECTIONS" --in-flight $((CONNECTIONS * STREAMS)) --batch "$1" \
-        --warmup "$WARMUP" --token-out "$WORK/jwt")
+        --warmup "$WARMUP" --token-out "$WORK/jwt" ${CLIENT_ARGS:-})
     grep -q "answers $REQUESTS × $EXPECTED_STATUS" <<<"$out" || echo "warning: the client saw other answers: $out" >&2
     echo "$out"
 }

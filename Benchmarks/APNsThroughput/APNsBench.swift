@@ -18,7 +18,10 @@ struct APNsBench: AsyncParsableCommand {
     @Option(help: "HTTP/2 connections.") var connections = 2
     @Option(help: "The most pushes awaiting an answer at once, across all connections: the send window's ceiling.")
     var inFlight = 2_000
-    @Option(help: "Pushes the send window always allows, whatever the measured link.") var inFlightFloor = 64
+    @Option(help: "Pushes the send window always allows, whatever the measured link.")
+    var inFlightFloor = InFlightLimit.Bounds().floor
+    @Option(help: "The send window over the pushes in flight at the best rate.")
+    var windowHeadroom = InFlightLimit.Bounds().headroom
     @Option(help: "Pushes sent first and not measured.") var warmup = 2_000
     @Option(
         help: ArgumentHelp(
@@ -57,7 +60,7 @@ struct APNsBench: AsyncParsableCommand {
                 try PushRequest(deviceToken: token, bundleID: bundleID, pushType: .alert, payloadJSON: payloadJSON)
             }
         }
-        let bounds = InFlightLimit.Bounds(floor: inFlightFloor, ceiling: inFlight)
+        let bounds = InFlightLimit.Bounds(floor: inFlightFloor, ceiling: inFlight, headroom: windowHeadroom)
         _ = try await Self.send(try makeRequests(warmup), batch: batch, bounds: bounds, pool: pool)
         let measured = try makeRequests(requests)
         let started = ContinuousClock.now
