@@ -1,6 +1,4 @@
 import APNsCore
-import Foundation
-import Logging
 import Synchronization
 
 /// One push of a batch and what came of it.

@@ -16,6 +16,13 @@ import Testing
         limit.settled(settled, at: end)
     }
 
+    /// A limit whose first 200 ms (buckets 0 to 3) each had `inFlight` in flight and settled `settled`.
+    static func afterOneSpan(inFlight: Int, settled: Int) -> InFlightLimit {
+        var limit = InFlightLimit(bounds: bounds, startingAt: origin)
+        for number in 0..<4 { bucket(&limit, number, inFlight: inFlight, settled: settled) }
+        return limit
+    }
+
     @Test func startsAtTheFloor() {
         let limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
         #expect(limit.value(at: Self.at(0)) == 64)
@@ -23,17 +30,15 @@ import Testing
     }
 
     @Test func isHeadroomTimesWhatWasInFlightAtTheBestRate() {
-        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
         // 200 ms with 200 in flight (49 of each 50 ms): 196 on average, doubled.
-        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 200, settled: 1000) }
+        let limit = Self.afterOneSpan(inFlight: 200, settled: 1000)
         // The bucket filling now does not count yet: three of four buckets, 147 on average.
         #expect(limit.value(at: Self.at(180)) == 294)
         #expect(limit.value(at: Self.at(210)) == 392)
     }
 
     @Test func ofEqualRatesTakesTheSpanWithFewestInFlight() {
-        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
-        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 400, settled: 1000) }
+        var limit = Self.afterOneSpan(inFlight: 400, settled: 1000)
         // The same rate with half as many in flight: the wider window bought nothing.
         for bucket in 4..<8 { Self.bucket(&limit, bucket, inFlight: 200, settled: 950) }
         #expect(limit.value(at: Self.at(410)) == 392)
@@ -44,8 +49,7 @@ import Testing
     }
 
     @Test func fallsBackToTheFloorWhenIdle() {
-        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
-        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 400, settled: 2000) }
+        let limit = Self.afterOneSpan(inFlight: 400, settled: 2000)
         #expect(limit.value(at: Self.at(210)) == 784)
         // The last settled bucket ends at 200 ms; a second of spans after it, none has anything settled.
         #expect(limit.value(at: Self.at(1_150)) == 784)
@@ -53,8 +57,7 @@ import Testing
     }
 
     @Test func theWindowIsWorkedOutOncePerBucket() {
-        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
-        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 200, settled: 1000) }
+        var limit = Self.afterOneSpan(inFlight: 200, settled: 1000)
         #expect(limit.window(at: Self.at(210)) == 392)
         // What settles in the bucket filling now counts from the next one on.
         limit.held(2000, for: .milliseconds(10), until: Self.at(220))
@@ -65,9 +68,8 @@ import Testing
     }
 
     @Test func aBurstEarnsItsWindowAsItDelivers() {
-        var limit = InFlightLimit(bounds: Self.bounds, startingAt: Self.origin)
         // 1,000 in flight would double to 1,960, but the burst has settled only 800: an eighth of it.
-        for bucket in 0..<4 { Self.bucket(&limit, bucket, inFlight: 1000, settled: 200) }
+        var limit = Self.afterOneSpan(inFlight: 1000, settled: 200)
         #expect(limit.value(at: Self.at(210)) == 100)
         // After an idle second a burst starts from nothing again.
         for bucket in 30..<34 { Self.bucket(&limit, bucket, inFlight: 1000, settled: 60) }

@@ -53,7 +53,8 @@ public struct InFlightLimit: Sendable {
 
     public let bounds: Bounds
     private let origin: Instant
-    /// The window of the bucket filling now: it depends only on whole buckets, so it holds until the next one.
+    /// The window of the bucket filling now, worked out when the bucket's first permit moved: its spans are whole
+    /// buckets, which no longer change, and the burst's share is read then too, so it can only lag, by one bucket.
     private var cached: (bucket: Int64, window: Int)?
     /// Pushes settled since the last idle second, and when the last of them settled.
     private var burst = (settled: 0, last: Int64(-1))
