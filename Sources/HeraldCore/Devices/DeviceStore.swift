@@ -1,4 +1,4 @@
-import APNsCore
+public import APNsCore
 public import Foundation
 public import Postgres
 
@@ -149,11 +149,37 @@ public struct DeviceStore: Sendable {
     public func remove(_ device: UUID, of user: ExternalID, in scope: AppScope, onlyKind kind: ServiceTokenKind? = nil)
         async throws -> Bool
     {
-        try await client.query(
+        try await remove(.id(device), of: user, in: scope, onlyKind: kind)
+    }
+
+    /// ``remove(_:of:in:onlyKind:)`` for the device registered with `token`, as an app that knows only its token
+    /// unregisters (seed §8.2).
+    /// - Returns: whether `user` has a device with this token in `scope`.
+    public func remove(token: DeviceToken, of user: ExternalID, in scope: AppScope) async throws -> Bool {
+        try await remove(.token(token), of: user, in: scope, onlyKind: nil)
+    }
+
+    /// How a removal names its device.
+    private enum DeviceMatch {
+        case id(UUID)
+        case token(DeviceToken)
+    }
+
+    private func remove(_ match: DeviceMatch, of user: ExternalID, in scope: AppScope, onlyKind kind: ServiceTokenKind?)
+        async throws -> Bool
+    {
+        // The column, its SQL type and the value as text: both columns are unique, so either finds one row.
+        let (column, type, value): (String, String, String) =
+            switch match {
+            case .id(let id): ("id", "uuid", id.uuidString)
+            case .token(let token): ("token", "text", token.hex)
+            }
+        return try await client.query(
             """
             WITH device AS (
                 SELECT d.id FROM device_tokens d JOIN users u ON u.id = d.user_id
-                WHERE d.id = \(device) AND d.kind = 'device' AND u.external_id = \(user.rawValue)
+                WHERE d.\(unescaped: column) = \(value)::\(unescaped: type)
+                  AND d.kind = 'device' AND u.external_id = \(user.rawValue)
                   AND (\(scope.app?.rawValue)::text IS NULL
                       OR d.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(scope.app?.rawValue)))
             ),

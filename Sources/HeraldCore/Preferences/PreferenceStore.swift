@@ -48,7 +48,8 @@ public struct PreferenceStore: Sendable {
     }
 
     /// The caller's overrides for a project, with the user's personal settings to resolve them against.
-    /// - Throws: ``DomainError`` `.notFound` unless the user is the project's owner or a member.
+    /// - Throws: ``DomainError`` `.notFound` unless the project's notifications reach the user
+    ///   (``projectReachesUser``).
     public func projectPreferences(_ user: ExternalID, project: ExternalID) async throws -> ProjectPreferences {
         let rows = try await client.query(
             """
@@ -56,18 +57,17 @@ public struct PreferenceStore: Sendable {
             FROM users u
             JOIN projects pr ON pr.external_id = \(project.rawValue)
             LEFT JOIN project_member_preferences p ON p.user_id = u.id AND p.project_id = pr.id
-            WHERE u.external_id = \(user.rawValue)
-              AND (pr.owner_id = u.id OR EXISTS (
-                  SELECT 1 FROM project_members m WHERE m.project_id = pr.id AND m.user_id = u.id))
+            WHERE u.external_id = \(user.rawValue) AND \(unescaped: Self.projectReachesUser)
             """)
-        guard let row = rows.first else { throw Self.notAMember }
+        guard let row = rows.first else { throw Self.notReached }
         return ProjectPreferences(
             project: project, user: try Directory.decodeUser(row),
             overrides: try Self.decodeOverrides(row, from: Directory.userColumnCount))
     }
 
     /// Applies `changes` to the caller's overrides for a project, creating the row on first use, in one statement.
-    /// - Throws: ``DomainError`` `.notFound` unless the user is the project's owner or a member.
+    /// - Throws: ``DomainError`` `.notFound` unless the project's notifications reach the user
+    ///   (``projectReachesUser``).
     public func updateProjectPreferences(
         _ user: ExternalID, project: ExternalID, _ changes: ProjectOverrideChanges
     ) async throws -> ProjectPreferences {
@@ -85,31 +85,41 @@ public struct PreferenceStore: Sendable {
         let rows = try await client.query(
             PostgresQuery(
                 unsafeSQL: """
-                    WITH member AS (
+                    WITH reached AS (
                         SELECT u.id AS user_id, pr.id AS project_id FROM users u
                         JOIN projects pr ON pr.external_id = $2
-                        WHERE u.external_id = $1
-                          AND (pr.owner_id = u.id OR EXISTS (
-                              SELECT 1 FROM project_members m WHERE m.project_id = pr.id AND m.user_id = u.id))
+                        WHERE u.external_id = $1 AND \(Self.projectReachesUser)
                     ),
                     p AS (
                         INSERT INTO project_member_preferences AS x
                             (user_id, project_id\(columns.map { ", " + $0 }.joined()))
-                        SELECT member.user_id, member.project_id\(values.map { ", " + $0 }.joined()) FROM member
+                        SELECT reached.user_id, reached.project_id\(values.map { ", " + $0 }.joined()) FROM reached
                         ON CONFLICT (user_id, project_id) DO UPDATE SET \(updates)
                         RETURNING *
                     )
                     SELECT \(Directory.userColumns), \(Self.overrideColumns)
                     FROM p JOIN users u ON u.id = p.user_id
                     """, bindings: bindings))
-        guard let row = rows.first else { throw Self.notAMember }
+        guard let row = rows.first else { throw Self.notReached }
         return ProjectPreferences(
             project: project, user: try Directory.decodeUser(row),
             overrides: try Self.decodeOverrides(row, from: Directory.userColumnCount))
     }
 
-    static let notAMember = DomainError.notFound(
-        "no project with this id has you as owner or member", field: "projectId")
+    static let notReached = DomainError.notFound(
+        "no project with this id has you as owner, member, submitter or voter", field: "projectId")
+
+    /// Whether project `pr`'s notifications reach user `u`: the owner, a member, a voter Herald recorded for one of
+    /// its feedbacks, or a submitter or voter one of its events named (by user id or email, through
+    /// Migrations/0041's index). Anyone they reach may set overrides, which expansion applies to every recipient.
+    static let projectReachesUser = """
+        (pr.owner_id = u.id
+         OR EXISTS (SELECT 1 FROM project_members m WHERE m.project_id = pr.id AND m.user_id = u.id)
+         OR EXISTS (SELECT 1 FROM feedback_votes v WHERE v.project_external_id = pr.external_id
+                    AND (v.voter_user_id = u.external_id OR v.voter_email = lower(u.email)))
+         OR EXISTS (SELECT 1 FROM notifications n WHERE n.kind = 'event' AND n.project_id = pr.id
+                    AND notification_audience_keys(n.targets) && ARRAY['u:' || u.external_id, 'e:' || lower(u.email)]))
+        """
 
     static let overrideColumns = """
         p.push_muted, p.push_notify_new_feedback, p.push_notify_new_comments, p.push_notify_votes,

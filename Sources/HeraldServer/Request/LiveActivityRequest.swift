@@ -68,13 +68,6 @@ enum LiveActivityRequest {
         return type
     }
 
-    static func token(_ body: JSONObject) throws(APIError) -> DeviceToken {
-        guard let token = DeviceToken(hex: try body.requiredString("token")) else {
-            throw .validation("must be hex of even length, 16 to 256 bytes", field: "token")
-        }
-        return token
-    }
-
     /// Apple budgets priority 10 for Live Activities, so 5 is the default and 10 only when asked.
     private static func priority(_ body: JSONObject) throws(APIError) -> PushPriority? {
         guard let value = try body.integer("priority") else { return nil }

@@ -38,6 +38,17 @@ struct DeviceRoutes {
             }
             return Response(status: .noContent)
         }
+        // Seed §8.2: the app unregisters by the token it holds, without having kept the device's id.
+        router.on("/api/v1/devices/unregister", method: .post) { request, context in
+            let user = try context.requireUser()
+            let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
+            try body.allowOnly(["token"])
+            let token = try body.deviceToken("token")
+            guard try await services.devices.remove(token: token, of: user, in: context.appScope) else {
+                throw APIError.notFound("you have no device with this token", field: "token")
+            }
+            return Response(status: .noContent)
+        }
         router.on("/api/v1/devices", method: .get) { _, context in
             let user = try context.requireUser()
             let devices = try await services.devices.devices(of: user, in: context.appScope)
@@ -47,9 +58,7 @@ struct DeviceRoutes {
 
     private func parseRegistration(_ body: JSONObject) throws(APIError) -> DeviceRegistration {
         try body.allowOnly(["token", "platform", "appVersion", "osVersion", "environment", "topic", "appId"])
-        guard let token = DeviceToken(hex: try body.requiredString("token")) else {
-            throw .validation("must be hex of even length, 16 to 256 bytes", field: "token")
-        }
+        let token = try body.deviceToken("token")
         guard let platform = DevicePlatform(rawValue: try body.requiredString("platform")) else {
             throw .validation("must be iOS or macOS", field: "platform")
         }

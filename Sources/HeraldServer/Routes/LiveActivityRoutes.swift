@@ -18,7 +18,7 @@ struct LiveActivityRoutes {
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["attributesType", "token"])
             let type = try LiveActivityRequest.attributesType(body)
-            let token = try LiveActivityRequest.token(body)
+            let token = try body.deviceToken("token")
             guard
                 let created = try await services.liveActivities.registerPushToStart(
                     token, attributesType: type, device: device, of: user, in: context.appScope)
@@ -37,7 +37,7 @@ struct LiveActivityRoutes {
                 throw APIError.validation("must be a UUID", field: "deviceId")
             }
             let type = try LiveActivityRequest.attributesType(body)
-            let token = try LiveActivityRequest.token(body)
+            let token = try body.deviceToken("token")
             let report = try await services.liveActivities.reportActivity(
                 activity, token: token, attributesType: type, device: device, of: user, in: context.appScope)
             switch report {

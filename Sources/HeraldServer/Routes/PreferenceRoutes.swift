@@ -8,6 +8,14 @@ struct PreferenceRoutes {
     let maxBodySize: Int
 
     func register(on router: Router<HeraldRequestContext>) {
+        // Reading the settings changes nothing, not even updated_at, where an empty PATCH would.
+        router.on("/api/v1/auth/notifications", method: .get) { _, context in
+            let user = try context.requireUserOfEveryApp()
+            guard let found = try await services.directory.user(user) else {
+                throw APIError.notFound("no user has this id", field: "userId")
+            }
+            return UserResponse(found)
+        }
         router.on("/api/v1/auth/notifications", method: .patch) { request, context in
             let user = try context.requireUserOfEveryApp()
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))

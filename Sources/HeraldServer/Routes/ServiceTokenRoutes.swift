@@ -15,7 +15,7 @@ struct ServiceTokenRoutes {
             let kind = try Self.kind(context)
             let body = try JSONBody.object(try await JSONBody.bytes(of: request, limit: maxBodySize))
             try body.allowOnly(["token"])
-            let token = try LiveActivityRequest.token(body)
+            let token = try body.deviceToken("token")
             guard
                 let created = try await services.serviceTokens.register(
                     token, kind: kind, device: device, of: user, in: context.appScope)
