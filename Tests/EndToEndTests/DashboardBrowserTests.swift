@@ -73,6 +73,16 @@ extension Networked {
                         now() - \(secondsAgo) * interval '1 second')
                     """)
             }
+            // Ann opened the newest push.
+            try await harness.client.execute(
+                """
+                INSERT INTO push_interactions (
+                    notification_id, device_token_id, user_id, app_id, notification_type, action, sent_at)
+                SELECT l.notification_id, l.device_token_id, l.user_id, d.app_id, l.notification_type, 'opened',
+                    l.created_at
+                FROM push_notification_logs l JOIN device_tokens d ON d.id = l.device_token_id
+                ORDER BY l.created_at DESC LIMIT 1
+                """)
             return Seeded(tokens: tokens, deliveriesPerDevice: outcomes.count / devices.count)
         }
 
@@ -191,6 +201,7 @@ extension Networked {
             #expect(try await browser.text(of: "#total-failed") == "\(Seeded.failed)")
             #expect(try await browser.text(of: "#total-token-expired") == "\(Seeded.tokenExpired)")
             #expect(try await browser.text(of: "#total-finished") == "\(total)")
+            #expect(try await browser.text(of: "#total-opened") == "1")
             let chart = try await browser.execute(
                 """
                 const chart = document.querySelector('#chart svg');
@@ -228,6 +239,7 @@ extension Networked {
                 for: "the notification's history", until: rowCount("#history-deliveries", is: 2))
             #expect(try await browser.text(of: "#history-title") == (try await title(browser, firstNotification)))
             try await browser.wait(for: "the notification's attempts", until: rowCount("#history-log", is: 2))
+            #expect(try await rows(browser, "#history-interactions").map { [$0[0], $0[2]] } == [["ann", "opened"]])
             _ = try await browser.execute("document.getElementById('history').scrollIntoView(); return null;")
             try keep(try await browser.screenshot(), as: "dashboard-history.png")
 

@@ -90,29 +90,35 @@ import Testing
         #expect(!log.contains(key))
     }
 
-    /// A database migrated long ago has no log partitions for today and the week ahead; `herald serve` makes them as
-    /// it starts, so the log is written into day partitions, not the default one.
-    @Test func serveMakesTheLogPartitionsAheadAtStartUp() async throws {
+    /// A database migrated long ago has no day partitions for today and the week ahead; `herald serve` makes them as
+    /// it starts, for the log and the interactions, so rows are written into day partitions, not the default ones.
+    @Test func serveMakesTheDayPartitionsAheadAtStartUp() async throws {
         let url = try await TestDatabases.shared.heraldDatabase()
         let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
         defer { client.shutdown() }
-        let partitions = LogPartitions(client: client)
-        for partition in try await partitions.list() {
-            try await client.execute("DROP TABLE \(identifier: partition.name)")
+        let tables = PartitionedTable.all.map { LogPartitions(client: client, table: $0) }
+        for partitions in tables {
+            for partition in try await partitions.list() {
+                try await client.execute("DROP TABLE \(identifier: partition.name)")
+            }
+            #expect(try await partitions.list().isEmpty)
         }
-        #expect(try await partitions.list().isEmpty)
 
         let server = try BuiltProgram.herald.start(["serve", "--no-expand", "--port", "0", "--database-url", url])
         _ = try await server.servingPort()
         let deadline = ContinuousClock.now + .seconds(20)
-        var made = try await partitions.list()
-        while made.count < LogPartitions.daysAhead + 1, ContinuousClock.now < deadline {
+        var made: [[LogPartitions.Partition]] = []
+        repeat {
+            made = []
+            for partitions in tables { made.append(try await partitions.list()) }
+            if made.allSatisfy({ $0.count == LogPartitions.daysAhead + 1 }) { break }
             try await Task.sleep(for: .milliseconds(100))
-            made = try await partitions.list()
-        }
+        } while ContinuousClock.now < deadline
         #expect(await server.stop() == 0, "\(server.output)")
-        #expect(made.count == LogPartitions.daysAhead + 1, "\(server.output)")
         let now = Date()
-        #expect(made.first.map { $0.start <= now && now < $0.end } == true, "today's is the first")
+        for (table, days) in zip(PartitionedTable.all, made) {
+            #expect(days.count == LogPartitions.daysAhead + 1, "\(table.name): \(server.output)")
+            #expect(days.first.map { $0.start <= now && now < $0.end } == true, "today's is \(table.name)'s first")
+        }
     }
 }

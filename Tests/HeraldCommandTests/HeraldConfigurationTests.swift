@@ -172,18 +172,26 @@ import Testing
         #expect(configuration.apns == nil && configuration.webhook == nil && configuration.http == nil)
     }
 
-    /// An API-only replica reads its default environment but neither the APNs key nor the webhook.
-    @Test func serveWithoutDeliveringReadsNoKeyOrWebhook() throws {
-        let environment = [
-            "APNS_KEY_PATH": "/keys/AuthKey.p8", "HERALD_WEBHOOK_URL": "not a url", "APNS_PRODUCTION": "yes",
-            "HERALD_DELIVERY_WORKERS": "x",
+    /// An API-only replica reads its default environment and the webhook (it posts the interactions it records), but
+    /// not the APNs key.
+    @Test func serveWithoutDeliveringReadsTheWebhookButNoKey() throws {
+        var environment = [
+            "APNS_KEY_PATH": "/keys/AuthKey.p8", "HERALD_WEBHOOK_URL": "https://hooks.example.com/herald",
+            "HERALD_WEBHOOK_SECRET": "s3cret", "APNS_PRODUCTION": "yes", "HERALD_DELIVERY_WORKERS": "x",
         ]
         let command = try ServeCommand.parse(["--no-deliver"])
         let configuration = try HeraldConfiguration.resolve(
             environment: environment, database: command.database, apns: command.apns, delivery: command.delivery,
             server: command.server, sends: command.deliver)
-        #expect(configuration.apns == nil && configuration.webhook == nil)
+        #expect(configuration.apns == nil)
+        #expect(configuration.webhook != nil)
         #expect(configuration.defaultEnvironment == .production)
+        environment["HERALD_WEBHOOK_URL"] = "not a url"
+        #expect(throws: CommandFailure.self) {
+            try HeraldConfiguration.resolve(
+                environment: environment, database: command.database, apns: command.apns,
+                delivery: command.delivery, server: command.server, sends: command.deliver)
+        }
     }
 
     @Test func anAPNsKeyNeedsItsTeamAndKeyID() throws {

@@ -22,9 +22,12 @@ struct APIHarness: Sendable {
     let signingKey: P256PrivateKey
     let keys: [APIKeyScope: String]
 
-    /// - Parameter statementTimeout: The API sessions' `statement_timeout`, as `herald serve` sets it.
+    /// - Parameters:
+    ///   - statementTimeout: The API sessions' `statement_timeout`, as `herald serve` sets it.
+    ///   - interactionEvents: Where recorded interactions are reported, as to the outcome webhook.
     static func make(
-        maxBodySize: Int = 64 * 1024, databaseSessions: Int = 10, statementTimeout: Duration? = nil
+        maxBodySize: Int = 64 * 1024, databaseSessions: Int = 10, statementTimeout: Duration? = nil,
+        interactionEvents: (any DeliveryEventSink)? = nil
     ) async throws -> APIHarness {
         let url = try await TestDatabases.shared.heraldDatabase()
         var logger = Logger(label: "test")
@@ -36,7 +39,7 @@ struct APIHarness: Sendable {
         let expansion = ExpansionLoop(
             client: client, listenerConfiguration: try PostgresConfiguration(url), pollInterval: .milliseconds(200),
             logger: logger)
-        let services = HeraldServices(client: client, expansion: expansion)
+        let services = HeraldServices(client: client, expansion: expansion, interactionEvents: interactionEvents)
         let secret = Array(SecureRandom.bytes(count: 32))
         let signingKey = try P256PrivateKey(pem: P256.Signing.PrivateKey().pemRepresentation)
         var settings = ServerSettings()

@@ -187,6 +187,10 @@ import Testing
             code: "validation_failed", field: "data.aps"),
         Case(
             method: .post, path: "/api/v1/notifications",
+            body: #"{"userIds":["u1"],"alert":{"body":"hi"},"data":{"heraldNotificationId":"x"}}"#,
+            status: .unprocessableContent, code: "validation_failed", field: "data.heraldNotificationId"),
+        Case(
+            method: .post, path: "/api/v1/notifications",
             body: #"{"userIds":["u1"],"alert":{"body":"hi"},"sendAt":"tomorrow"}"#, status: .unprocessableContent,
             code: "validation_failed", field: "sendAt"),
         Case(

@@ -10,6 +10,10 @@ public struct PushTemplate: Sendable {
     public let expiration: PushExpiration?
     public let collapseID: CollapseID?
 
+    /// The custom key naming the notification in every alert's payload: the app reports what the user did with it
+    /// (`POST /api/v1/notifications/{id}/interactions`) by this id, which a collapse id of the backend's hides.
+    public static let notificationIDKey = "heraldNotificationId"
+
     /// Builds the push of `message`'s `payload` for a user with `appearance`.
     /// - Parameters:
     ///   - notificationID: Names the push on the device (`apns-collapse-id`) when the message has no collapse id of
@@ -24,7 +28,11 @@ public struct PushTemplate: Sendable {
         expiresAt: Date?, payloadLimit: Int? = nil
     ) throws(PayloadError) {
         let limit = min(payloadLimit ?? message.pushType.payloadLimit, message.pushType.payloadLimit)
-        payloadJSON = try appearance.applied(to: payload).fitted(toLimit: limit).json
+        var addressed = appearance.applied(to: payload)
+        if message.pushType == .alert {
+            addressed.custom[Self.notificationIDKey] = .string(notificationID.uuidString.lowercased())
+        }
+        payloadJSON = try addressed.fitted(toLimit: limit).json
         pushType = message.pushType
         priority = message.priority
         expiration = expiresAt.map { .at($0) } ?? (message.event == nil ? nil : .immediately)

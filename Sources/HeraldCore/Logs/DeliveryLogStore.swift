@@ -7,6 +7,8 @@ public struct DeliveryLogPruning: Sendable, Hashable {
     public var logs: Int
     /// Whole days of the log dropped as partitions.
     public var partitionsDropped: Int
+    /// Interactions with pushes sent before the cutoff, which go with their day of the log.
+    public var interactions: Int = 0
     /// Finished deliveries moved from the outbox into the log, left there by a release before Migrations/0029.
     public var deliveriesMoved: Int
 }
@@ -78,11 +80,28 @@ public struct DeliveryLogStore: Sendable {
             pruning.logs += deleted
             if deleted < chunk { break }
         }
+        pruning.interactions = try await pruneInteractions(before: cutoff, chunk: chunk)
         // The log's delete trigger took off each deleted row; every minute wholly before the cutoff goes as well,
         // whatever a row's device has become since (its app when written decides its minute's key).
         try await client.execute(
             "DELETE FROM push_log_minutes WHERE minute < date_trunc('minute', \(cutoff)::timestamptz, 'UTC')")
         return pruning
+    }
+
+    /// Drops the interactions' days before `cutoff` and deletes what is left before it, as for the log: an
+    /// interaction is kept as long as the log row of the push it answers.
+    private func pruneInteractions(before cutoff: Date, chunk: Int) async throws -> Int {
+        var pruned = try await LogPartitions(client: client, table: .interactions).drop(endingBy: cutoff).rows
+        while true {
+            let deleted = try await client.execute(
+                """
+                DELETE FROM push_interactions
+                WHERE sent_at < \(cutoff) AND (sent_at, id) IN (
+                    SELECT sent_at, id FROM push_interactions WHERE sent_at < \(cutoff) LIMIT \(chunk))
+                """)
+            pruned += deleted
+            if deleted < chunk { return pruned }
+        }
     }
 
     /// Moves up to `chunk` finished deliveries (found through deliveries_finished_idx) out of the outbox; those that

@@ -4,17 +4,28 @@ import Postgres
 /// Outcomes of the deliveries that finished in a window (`GET /api/v1/stats`): per notification type, the
 /// commonest reasons for failures, and on request the same counts in equal time buckets for a chart.
 public struct DeliveryStats: Sendable, Hashable {
-    /// One notification type's finished deliveries.
+    /// One notification type's finished deliveries, and the interactions with its pushes recorded in the window.
     public struct TypeStats: Sendable, Hashable, FinishedDeliveryCounts {
         public var type: String
         public var byState: [String: Int]
+        public var engagement = Engagement()
     }
 
-    /// The deliveries that finished in one slice `[start, end)` of the window; the last slice includes its end.
+    /// The deliveries that finished in one slice `[start, end)` of the window, and the interactions recorded in it;
+    /// the last slice includes its end.
     public struct Bucket: Sendable, Hashable, FinishedDeliveryCounts {
         public var start: Date
         public var end: Date
         public var byState: [String: Int]
+        public var engagement = Engagement()
+    }
+
+    /// What people did with pushes: banners opened and dismissed, and the app's own actions by identifier (the
+    /// ``maximumActions`` commonest).
+    public struct Engagement: Sendable, Hashable {
+        public var opened = 0
+        public var dismissed = 0
+        public var actions: [String: Int] = [:]
     }
 
     /// How many deliveries ended in a failing `state` (`failed`, `token_expired`, `expired`) with one reason.
@@ -31,6 +42,8 @@ public struct DeliveryStats: Sendable, Hashable {
     public static let maximumBuckets = 500
     /// The most reasons one answer lists, commonest first.
     public static let maximumReasons = 50
+    /// The most action identifiers a type or bucket lists, commonest first.
+    public static let maximumActions = 50
 
     public var since: Date
     public var until: Date
@@ -42,10 +55,11 @@ public struct DeliveryStats: Sendable, Hashable {
     public var series: [Bucket]?
 }
 
-/// Finished deliveries by final state (`sent`, `failed`, `token_expired`, `expired`, `canceled`) and the rates
-/// derived from them.
+/// Finished deliveries by final state (`sent`, `failed`, `token_expired`, `expired`, `canceled`), the interactions
+/// recorded beside them, and the rates derived from them.
 public protocol FinishedDeliveryCounts {
     var byState: [String: Int] { get }
+    var engagement: DeliveryStats.Engagement { get }
 }
 
 extension FinishedDeliveryCounts {
@@ -54,6 +68,12 @@ extension FinishedDeliveryCounts {
     public var successRate: Double { rate("sent") }
     public var failureRate: Double { rate("failed") }
     public var tokenExpiredRate: Double { rate("token_expired") }
+    /// Banners opened per push sent in the same time: an open counts when it is recorded, so a push sent before the
+    /// window and opened in it counts as an open only.
+    public var openRate: Double {
+        let sent = byState["sent", default: 0]
+        return sent == 0 ? 0 : Double(engagement.opened) / Double(sent)
+    }
 
     private func rate(_ state: String) -> Double {
         finished == 0 ? 0 : Double(byState[state, default: 0]) / Double(finished)
@@ -134,9 +154,13 @@ extension DeliveryLogStore {
                 GROUP BY GROUPING SETS ((type, state), (state, reason), (bucket, state))
                 HAVING sum(count) > 0
                 """, bindings: bindings)
-        let rows = try await client.withTransaction { connection in
+        let (rows, interactions) = try await client.withTransaction { connection in
             try await connection.execute("SELECT set_config('jit', 'off', true)")
-            return try await connection.query(query).decode((Int32, String?, String, String?, Int?, Int).self)
+            return (
+                try await connection.query(query).decode((Int32, String?, String, String?, Int?, Int).self),
+                try await connection.query(Self.engagementQuery(starts: starts, until: now, app: app))
+                    .decode((String?, String, Int?, Int).self)
+            )
         }
         var byType: [String: [String: Int]] = [:]
         var reasons: [DeliveryStats.FailureReason] = []
@@ -150,19 +174,70 @@ extension DeliveryLogStore {
             default: break
             }
         }
+        var engagementByType: [String: DeliveryStats.Engagement] = [:]
+        var engagementByBucket = Array(repeating: DeliveryStats.Engagement(), count: count)
+        for (type, action, bucket, total) in interactions {
+            if let type {
+                engagementByType[type, default: .init()].add(action, total)
+                // A type whose pushes were opened in the window but finished before it is listed too.
+                if byType[type] == nil { byType[type] = [:] }
+            } else if let bucket, engagementByBucket.indices.contains(bucket) {
+                engagementByBucket[bucket].add(action, total)
+            }
+        }
         let series = buckets.map { _ in
             byBucket.enumerated().map { index, byState in
                 DeliveryStats.Bucket(
-                    start: starts[index], end: index == count - 1 ? now : starts[index + 1], byState: byState)
+                    start: starts[index], end: index == count - 1 ? now : starts[index + 1], byState: byState,
+                    engagement: engagementByBucket[index].keepingCommonestActions())
             }
         }
         return DeliveryStats(
             since: since, until: now,
-            types: byType.keys.sorted().map { DeliveryStats.TypeStats(type: $0, byState: byType[$0]!) },
+            types: byType.keys.sorted().map {
+                DeliveryStats.TypeStats(
+                    type: $0, byState: byType[$0]!,
+                    engagement: engagementByType[$0, default: .init()].keepingCommonestActions())
+            },
             failureReasons: Array(
                 reasons.sorted(by: DeliveryStats.FailureReason.commonestFirst)
                     .prefix(DeliveryStats.maximumReasons)),
             series: series)
+    }
+}
+
+extension DeliveryLogStore {
+    /// Interactions recorded in `[starts[0], until]`, counted by (type, action) and by (bucket, action): a type's
+    /// row has no bucket and a bucket's row no type. An interaction counts for the app of its device.
+    static func engagementQuery(starts: [Date], until: Date, app: String?) -> PostgresQuery {
+        """
+        SELECT i.notification_type, i.action, width_bucket(i.created_at, \(starts)::timestamptz[])::int8 - 1,
+               count(*)::int8
+        FROM push_interactions i
+        WHERE i.created_at >= \(starts.first ?? until) AND i.created_at <= \(until)
+          AND (\(app)::text IS NULL OR i.app_id = (SELECT a.id FROM apps a WHERE a.external_id = \(app)))
+        GROUP BY GROUPING SETS ((i.notification_type, i.action), (3, i.action))
+        """
+    }
+}
+
+extension DeliveryStats.Engagement {
+    mutating func add(_ action: String, _ count: Int) {
+        switch action {
+        case InteractionAction.opened.rawValue: opened += count
+        case InteractionAction.dismissed.rawValue: dismissed += count
+        default: actions[action, default: 0] += count
+        }
+    }
+
+    /// The same counts with only the ``DeliveryStats/maximumActions`` commonest identifiers (ties by name).
+    func keepingCommonestActions() -> Self {
+        guard actions.count > DeliveryStats.maximumActions else { return self }
+        var kept = self
+        kept.actions = Dictionary(
+            uniqueKeysWithValues: actions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .prefix(DeliveryStats.maximumActions).map { ($0.key, $0.value) })
+        return kept
     }
 }
 

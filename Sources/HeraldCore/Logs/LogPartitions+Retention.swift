@@ -38,8 +38,8 @@ extension LogPartitions {
         let names = try await client.query(
             """
             SELECT c.relname::text FROM pg_class AS c
-            WHERE c.relkind = 'r' AND NOT c.relispartition AND c.relname ~ \("^" + Self.table + "_p[0-9]{8}$")
-                AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = to_regclass(\(Self.table)))
+            WHERE c.relkind = 'r' AND NOT c.relispartition AND c.relname ~ \("^" + table.name + "_p[0-9]{8}$")
+                AND c.relnamespace = (SELECT relnamespace FROM pg_class WHERE oid = to_regclass(\(table.name)))
             ORDER BY 1
             """
         ).decode(String.self)
@@ -73,16 +73,20 @@ extension LogPartitions {
                 """
                 SELECT EXISTS (
                     SELECT FROM pg_inherits
-                    WHERE inhrelid = to_regclass(\(partition.name)) AND inhparent = to_regclass(\(Self.table)))
+                    WHERE inhrelid = to_regclass(\(partition.name)) AND inhparent = to_regclass(\(table.name)))
                 """
             ).scalar(Bool.self)
             guard attached else { return nil }
             let rows = try await connection.query("SELECT count(*) FROM \(identifier: partition.name)").scalar(Int.self)
             try await connection.execute(
-                "ALTER TABLE \(identifier: Self.table) DETACH PARTITION \(identifier: partition.name)")
-            // Its rows' minutes go in the same transaction, so statistics never count rows the log no longer has.
-            try await connection.execute(
-                "DELETE FROM push_log_minutes WHERE minute >= \(partition.start) AND minute < \(partition.end)")
+                "ALTER TABLE \(identifier: table.name) DETACH PARTITION \(identifier: partition.name)")
+            // Its rows' minutes go in the same transaction, so statistics never count rows the table no longer has.
+            if let rollup = table.minuteRollup {
+                try await connection.execute(
+                    """
+                    DELETE FROM \(identifier: rollup) WHERE minute >= \(partition.start) AND minute < \(partition.end)
+                    """)
+            }
             return (partition.name, rows)
         }
     }

@@ -1,12 +1,13 @@
 public import Foundation
 public import Postgres
 
-/// The day partitions of `push_notification_logs` (Migrations/0023_partitioned_push_logs.up.sql): each holds the rows
-/// created in one UTC day and is named `push_notification_logs_pYYYYMMDD`; `push_notification_logs_default` takes
-/// any row no day partition covers, so a log write never fails for want of one.
+/// The day partitions of a table partitioned by day (``PartitionedTable``): the delivery log
+/// (Migrations/0023_partitioned_push_logs.up.sql) and the interactions with its pushes (Migrations/0043). Each
+/// partition holds the rows of one UTC day and is named `<table>_pYYYYMMDD`; `<table>_default` takes any row no day
+/// partition covers, so a write never fails for want of one.
 ///
 /// Every gateway and worker process keeps the partitions of today and the next ``daysAhead`` days in place
-/// (``ensure(daysAhead:now:)`` at start-up and every hour, through ``maintain(every:logger:)``); any number of
+/// (``ensure(daysAhead:now:)`` at start-up and every hour, through ``maintain(_:every:logger:)``); any number of
 /// processes may do it at once. `herald prune` drops whole days with ``drop(endingBy:)``.
 public struct LogPartitions: Sendable {
     /// One day partition: the rows created in `[start, end)`.
@@ -16,10 +17,6 @@ public struct LogPartitions: Sendable {
         public var end: Date
     }
 
-    /// The partitioned table.
-    public static let table = "push_notification_logs"
-    /// The partition that takes rows no day partition covers.
-    public static let defaultPartition = "push_notification_logs_default"
     /// Days created ahead of today: enough for a process whose hourly round keeps failing (a lock it cannot get, a
     /// database away) to go on writing into day partitions for a week.
     public static let daysAhead = 7
@@ -29,20 +26,22 @@ public struct LogPartitions: Sendable {
     static let secondsPerDay: TimeInterval = 86_400
 
     public let client: PostgresClient
+    public let table: PartitionedTable
     /// The longest a statement waits for a table lock. Creating a day takes a brief exclusive lock on the default
     /// partition and dropping one on the whole log; a statement queued behind a long read would hold up every log
     /// write and read queued behind it, so it gives up instead and the next round tries again.
     public var lockTimeout: Duration
 
-    public init(client: PostgresClient, lockTimeout: Duration = .seconds(5)) {
+    public init(client: PostgresClient, table: PartitionedTable = .deliveryLog, lockTimeout: Duration = .seconds(5)) {
         self.client = client
+        self.table = table
         self.lockTimeout = lockTimeout
     }
 
     /// Creates the partitions of the UTC day of `now` and of the `daysAhead` days after it that do not exist yet.
     ///
     /// A day whose rows went to the default partition meanwhile (every process was down longer than the days made
-    /// ahead, or a row was written with a created_at of that day) has them moved into its new partition in the same
+    /// ahead, or a row was written with a partition key in that day) has them moved into its new partition in the same
     /// transaction, so the default partition keeps only rows of days no partition was made for.
     /// - Returns: The partitions this call created, oldest first.
     /// - Throws: `PostgresError` when a day cannot be created, for example `55P03` when a lock was not granted within
@@ -50,7 +49,7 @@ public struct LogPartitions: Sendable {
     @discardableResult
     public func ensure(daysAhead: Int = Self.daysAhead, now: Date = Date()) async throws -> [Partition] {
         let today = Self.dayStart(containing: now)
-        let wanted = (0...max(daysAhead, 0)).map { Self.partition(startingAt: today + Double($0) * Self.secondsPerDay) }
+        let wanted = (0...max(daysAhead, 0)).map { partition(startingAt: today + Double($0) * Self.secondsPerDay) }
         let existing = Set(try await list().map(\.name))
         var created: [Partition] = []
         for partition in wanted where !existing.contains(partition.name) {
@@ -68,16 +67,16 @@ public struct LogPartitions: Sendable {
             JOIN pg_class AS c ON c.oid = i.inhrelid,
                 regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\) TO \\(''([^'']+)''\\)')
                     AS bounds
-            WHERE i.inhparent = to_regclass(\(Self.table)) AND bounds IS NOT NULL
+            WHERE i.inhparent = to_regclass(\(table.name)) AND bounds IS NOT NULL
             ORDER BY 2
             """
         ).decode((String, Date, Date).self).map { Partition(name: $0, start: $1, end: $2) }
     }
 
     /// The day partition covering `[start, start + 1 day)`.
-    static func partition(startingAt start: Date) -> Partition {
+    func partition(startingAt start: Date) -> Partition {
         let day = Self.utcCalendar.dateComponents([.year, .month, .day], from: start)
-        let name = Self.table + "_p" + String(format: "%04d%02d%02d", day.year!, day.month!, day.day!)
+        let name = table.name + "_p" + String(format: "%04d%02d%02d", day.year!, day.month!, day.day!)
         return Partition(name: name, start: start, end: start + Self.secondsPerDay)
     }
 
@@ -105,24 +104,24 @@ public struct LogPartitions: Sendable {
             // Locked first, so no row of the day can reach the default partition between the move and the attach
             // (which would then refuse, finding it there).
             try await connection.execute(
-                "LOCK TABLE \(identifier: Self.defaultPartition) IN ACCESS EXCLUSIVE MODE")
+                "LOCK TABLE \(identifier: table.defaultPartition) IN ACCESS EXCLUSIVE MODE")
             try await connection.execute(
                 """
                 CREATE TABLE \(identifier: partition.name)
-                    (LIKE \(identifier: Self.table) INCLUDING DEFAULTS INCLUDING CONSTRAINTS)
+                    (LIKE \(identifier: table.name) INCLUDING DEFAULTS INCLUDING CONSTRAINTS)
                 """)
             try await connection.execute(
                 """
                 WITH moved AS (
-                    DELETE FROM \(identifier: Self.defaultPartition)
-                    WHERE created_at >= \(partition.start) AND created_at < \(partition.end)
+                    DELETE FROM \(identifier: table.defaultPartition)
+                    WHERE \(identifier: table.key) >= \(partition.start) AND \(identifier: table.key) < \(partition.end)
                     RETURNING *
                 )
                 INSERT INTO \(identifier: partition.name) SELECT * FROM moved
                 """)
             try await connection.execute(
                 """
-                ALTER TABLE \(identifier: Self.table) ATTACH PARTITION \(identifier: partition.name)
+                ALTER TABLE \(identifier: table.name) ATTACH PARTITION \(identifier: partition.name)
                     FOR VALUES FROM (\(unescaped: from)) TO (\(unescaped: to))
                 """)
             return true

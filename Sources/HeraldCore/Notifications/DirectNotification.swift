@@ -73,7 +73,9 @@ public struct DirectNotification: Sendable, Equatable {
             throw .invalid("background pushes must have priority 5 or 1", field: "priority")
         }
         try CountRange.check(badge, field: "badge")
-        if data[Payload.apsKey] != nil { throw .invalid("aps is Herald's to fill", field: "data.aps") }
+        for key in [Payload.apsKey, PushTemplate.notificationIDKey] where data[key] != nil {
+            throw .invalid("\(key) is Herald's to fill", field: "data.\(key)")
+        }
         if let expiration, expiration <= (sendAt ?? Date()) {
             throw .invalid("must be later than sendAt (or now)", field: "expiration")
         }
@@ -99,7 +101,10 @@ public struct DirectNotification: Sendable, Equatable {
         } else if alert == nil, badge == nil, sound == nil, !contentAvailable, data.isEmpty {
             throw .invalid("give alert, badge, sound, contentAvailable or data", field: "alert")
         }
-        guard let size = try? payload.encoded().count, size <= resolvedPushType.payloadLimit else {
+        // An alert goes out with the notification's id beside the custom keys (PushTemplate).
+        var sent = payload
+        if resolvedPushType == .alert { sent.custom[PushTemplate.notificationIDKey] = .string(UUID().uuidString) }
+        guard let size = try? sent.encoded().count, size <= resolvedPushType.payloadLimit else {
             throw .invalid("the payload is larger than APNs' \(resolvedPushType.payloadLimit) bytes", field: "data")
         }
     }

@@ -13,6 +13,7 @@ public struct HeraldServices: Sendable {
     public let notifications: NotificationStore
     public let votes: FeedbackVoteStore
     public let logs: DeliveryLogStore
+    public let interactions: InteractionStore
     public let apps: AppStore
     public let signingKeys: SigningKeyStore
     public let liveActivities: LiveActivityTokenStore
@@ -25,10 +26,12 @@ public struct HeraldServices: Sendable {
     /// process expands.
     public let expansion: ExpansionLoop?
 
-    /// - Parameter limits: The active devices a user keeps, and Live Activity tokens a device keeps.
+    /// - Parameters:
+    ///   - limits: The active devices a user keeps, and Live Activity tokens a device keeps.
+    ///   - interactionEvents: Told about each interaction recorded (the outcome webhook); nil when none is set.
     public init(
         client: PostgresClient, expansion: ExpansionLoop?, apns: (any APNsTransport)? = nil,
-        limits: RegistrationLimits = RegistrationLimits()
+        limits: RegistrationLimits = RegistrationLimits(), interactionEvents: (any DeliveryEventSink)? = nil
     ) {
         self.client = client
         directory = Directory(client: client)
@@ -39,6 +42,7 @@ public struct HeraldServices: Sendable {
         notifications = NotificationStore(client: client)
         votes = FeedbackVoteStore(client: client)
         logs = DeliveryLogStore(client: client)
+        interactions = InteractionStore(client: client, events: interactionEvents)
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)
         liveActivities = LiveActivityTokenStore(client: client, limits: limits)

@@ -189,9 +189,10 @@
   // MARK: Stats
 
   function totals(stats) {
-    const sum = { finished: 0, sent: 0, failed: 0, token_expired: 0 };
+    const sum = { finished: 0, sent: 0, failed: 0, token_expired: 0, opened: 0 };
     for (const type of stats.types || []) {
       sum.finished += type.finished || 0;
+      sum.opened += type.opened || 0;
       for (const state of ["sent", "failed", "token_expired"]) sum[state] += (type.byState || {})[state] || 0;
     }
     return sum;
@@ -207,6 +208,8 @@
     byId("rate-sent").textContent = rate(sum.sent);
     byId("rate-failed").textContent = rate(sum.failed);
     byId("rate-token-expired").textContent = rate(sum.token_expired);
+    byId("total-opened").textContent = count(sum.opened);
+    byId("rate-opened").textContent = sum.sent ? `${percent(sum.opened / sum.sent)} of sent` : "";
     byId("window-range").textContent = `since ${dateTime(stats.since)}`;
   }
 
@@ -232,6 +235,10 @@
       cell(row, `${count(states.sent)} (${percent(type.successRate || 0)})`, "num");
       cell(row, count(states.failed), "num");
       cell(row, count(states.token_expired), "num");
+      cell(row, `${count(type.opened)} (${percent(type.openRate || 0)})`, "num");
+      cell(row, count(type.dismissed), "num");
+      const actions = Object.entries(type.actions || {}).sort((a, b) => b[1] - a[1]);
+      cell(row, actions.map(([action, times]) => `${action} ${count(times)}`).join(", "));
       return row;
     });
     replaceRows(byId("types").tBodies[0], rows);
@@ -418,6 +425,7 @@
     byId("history-title").textContent = title;
     byId("history-summary").textContent = "Loading…";
     byId("history-deliveries").hidden = true;
+    byId("history-interactions").hidden = true;
     replaceRows(byId("history-log").tBodies[0], []);
     byId("history-empty").hidden = true;
     view.history.scrollIntoView({ block: "start" });
@@ -444,9 +452,10 @@
   async function showNotificationHistory(notificationID) {
     openHistory(`Notification ${notificationID}`);
     try {
-      const [report, page] = await Promise.all([
+      const [report, page, interactions] = await Promise.all([
         api(`/api/v1/notifications/${encodeURIComponent(notificationID)}/deliveries`),
         api(`/api/v1/logs?${new URLSearchParams({ notificationId: notificationID, limit: String(historySize) })}`),
+        api(`/api/v1/interactions?${new URLSearchParams({ notificationId: notificationID, limit: "500" })}`),
       ]);
       const deliveries = report.deliveries || [];
       const suppressed = report.suppressed || [];
@@ -475,6 +484,17 @@
       });
       replaceRows(byId("history-suppressed").querySelector("tbody"), suppressedRows);
       byId("history-suppressed").hidden = suppressedRows.length === 0;
+      const interactionRows = (interactions.items || []).map((entry) => {
+        const row = document.createElement("tr");
+        cell(row, entry.userId);
+        cell(row).appendChild(idButton(entry.deviceId, "Device", showDeviceHistory));
+        cell(row, entry.action);
+        cell(row, entry.text ?? "");
+        cell(row, dateTime(entry.createdAt));
+        return row;
+      });
+      replaceRows(byId("history-interactions").querySelector("tbody"), interactionRows);
+      byId("history-interactions").hidden = interactionRows.length === 0;
       byId("history-deliveries").hidden = false;
       fillHistoryLog(page);
     } catch (error) {

@@ -2,8 +2,8 @@ import Foundation
 import HeraldCore
 import Hummingbird
 
-/// `GET /stats`: per notification type, the deliveries that finished in the window and their rates; the
-/// commonest failure reasons; and, when buckets were asked for, the same counts over time.
+/// `GET /stats`: per notification type, the deliveries that finished in the window, the interactions recorded in it
+/// and their rates; the commonest failure reasons; and, when buckets were asked for, the same counts over time.
 struct StatsResponse: ResponseEncodable {
     struct Counts: Encodable {
         var finished: Int
@@ -11,6 +11,10 @@ struct StatsResponse: ResponseEncodable {
         var successRate: Double
         var failureRate: Double
         var tokenExpiredRate: Double
+        var opened: Int
+        var dismissed: Int
+        var actions: [String: Int]
+        var openRate: Double
 
         init(_ counts: some FinishedDeliveryCounts) {
             finished = counts.finished
@@ -18,6 +22,10 @@ struct StatsResponse: ResponseEncodable {
             successRate = counts.successRate
             failureRate = counts.failureRate
             tokenExpiredRate = counts.tokenExpiredRate
+            opened = counts.engagement.opened
+            dismissed = counts.engagement.dismissed
+            actions = counts.engagement.actions
+            openRate = counts.openRate
         }
     }
 

@@ -28,7 +28,8 @@ struct PruneCommand: AsyncParsableCommand {
         }
         Console.line(
             "deleted \(pruned.logs) log rows older than \(olderThan) (\(pruned.partitionsDropped) log partitions"
-                + " dropped); moved \(pruned.deliveriesMoved) finished deliveries from the outbox into the log")
+                + " dropped); moved \(pruned.deliveriesMoved) finished deliveries from the outbox into the log;"
+                + " deleted \(pruned.interactions) interactions with pushes sent before then")
     }
 
     /// Seconds in `30d`, `12h` or `90m`; nil when malformed.

@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
                     delivery: try deliveryRuntime(
                         client: engineClient, configuration: configuration,
                         metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
-                    logger: logger)
+                    webhook: configuration.webhook, logger: logger)
                 try await gateway.run(onServing: { port in
                     logger.notice("Herald is serving on \(settings.host):\(port)")
                 })

@@ -39,7 +39,7 @@ struct WorkerCommand: AsyncParsableCommand {
             await runtime.defineDefaults()
             await runtime.prepare()
             // The engine writes the log, so the days it writes into are made here too (see `LogPartitions`).
-            let upkeep = LogPartitionUpkeep(partitions: LogPartitions(client: client), logger: logger)
+            let upkeep = LogPartitionUpkeep(client: client, logger: logger)
             try await ServiceGroup.stoppedBySignals([upkeep] + runtime.services, logger: logger).run()
         }
     }

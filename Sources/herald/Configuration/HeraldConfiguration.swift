@@ -23,7 +23,7 @@ struct HeraldConfiguration: Sendable {
     var defaultEnvironment = APNsEnvironment.sandbox
     /// APNs, when the command has APNs flags and a signing key is configured (`APNS_KEY_PATH`, `--apns-key-path`).
     var apns: APNsSettings?
-    /// `HERALD_WEBHOOK_URL` and `HERALD_WEBHOOK_SECRET`, for commands that deliver.
+    /// `HERALD_WEBHOOK_URL` and `HERALD_WEBHOOK_SECRET`, for commands that deliver or serve the API.
     var webhook: DeliveryWebhook.Configuration?
     /// The HTTP server, for `herald serve`.
     var http: HTTPSettings?
@@ -35,8 +35,8 @@ struct HeraldConfiguration: Sendable {
     /// - Parameters:
     ///   - environment: The process environment; tests pass a dictionary.
     ///   - database, apns, delivery, server: The command's option groups; nil for a group it lacks.
-    ///   - sends: Whether this run sends pushes: only then are the APNs key and the webhook read (`herald serve
-    ///     --no-deliver` reads neither, but still its default environment).
+    ///   - sends: Whether this run sends pushes: only then is the APNs key read (`herald serve --no-deliver` reads
+    ///     none, but still its default environment, and the webhook for the interactions it records).
     /// - Throws: ``CommandFailure`` naming the setting that is malformed.
     static func resolve(
         environment: [String: String] = ProcessInfo.processInfo.environment, database: DatabaseOptions? = nil,
@@ -58,7 +58,8 @@ struct HeraldConfiguration: Sendable {
                     configuration.apns = try APNsSettings.resolve(environment: environment, flags: flags)
                 }
             }
-            if sends, delivery != nil {
+            // The engine posts what it delivers; the API posts the interactions it records.
+            if (sends && delivery != nil) || server != nil {
                 configuration.webhook = try WebhookSettings.resolve(environment: environment)
             }
         } catch let error as APNsSettingsError {

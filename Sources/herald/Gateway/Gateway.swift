@@ -1,5 +1,6 @@
 import HeraldCore
 import HeraldServer
+import HeraldWebhook
 import Logging
 import Postgres
 import ServiceLifecycle
@@ -14,7 +15,9 @@ struct Gateway {
     private let settings: ServerSettings
     private let services: HeraldServices
     private let delivery: DeliveryRuntime?
-    private let partitions: LogPartitions
+    private let partitionUpkeep: LogPartitionUpkeep
+    /// Posts the interactions the API records; the engine has its own for what it delivers.
+    private let interactionWebhook: DeliveryWebhook?
     private let logger: Logger
 
     /// - Parameters:
@@ -24,28 +27,30 @@ struct Gateway {
     ///   - listener: Where the expansion loop listens for new notifications; `nil` leaves expansion to another
     ///     process.
     ///   - delivery: The delivery engine to run beside the API; `nil` leaves delivery to a `herald worker`.
+    ///   - webhook: Where to post the interactions the API records (`HERALD_WEBHOOK_URL`); `nil` for none.
     init(
         client: PostgresClient, engineClient: PostgresClient, listener: PostgresConfiguration?,
         settings: ServerSettings,
-        delivery: DeliveryRuntime?, logger: Logger
+        delivery: DeliveryRuntime?, webhook: DeliveryWebhook.Configuration? = nil, logger: Logger
     ) {
         var settings = settings
         settings.deliversHere = delivery != nil
         self.settings = settings
+        interactionWebhook = webhook.map { DeliveryWebhook(configuration: $0, logger: logger) }
         services = HeraldServices(
             client: client,
             expansion: listener.map {
                 ExpansionLoop(client: engineClient, listenerConfiguration: $0, logger: logger)
             },
-            apns: delivery?.router, limits: settings.registrationLimits)
+            apns: delivery?.router, limits: settings.registrationLimits, interactionEvents: interactionWebhook)
         self.delivery = delivery
-        partitions = LogPartitions(client: engineClient)
+        partitionUpkeep = LogPartitionUpkeep(client: engineClient, logger: logger)
         self.logger = logger
     }
 
     /// Serves until SIGTERM or SIGINT, then stops in the reverse of the start order: the HTTP server (finishing
     /// requests in flight) with the expansion loop, then the engine, so what was accepted until the last request
-    /// still gets claimed, then the APNs connections and, last, the upkeep of the log's partitions (for today and the
+    /// still gets claimed, then the APNs connections and, last, the upkeep of the day partitions (for today and the
     /// days ahead, from the start and every hour).
     /// - Parameters:
     ///   - onServing: Called with the bound port once the server listens.
@@ -58,7 +63,7 @@ struct Gateway {
         let application = HeraldApplication.make(
             settings: settings, services: services, logger: logger, onServerRunning: onServing)
         let services: [any Service] =
-            [LogPartitionUpkeep(partitions: partitions, logger: logger)] + (delivery?.services ?? [])
+            [partitionUpkeep] + (delivery?.services ?? []) + (interactionWebhook.map { [$0] } ?? [])
             + [application, StopAnnouncement(announce: onStopping)]
         try await ServiceGroup.stoppedBySignals(services, logger: logger).run()
     }

@@ -33,6 +33,25 @@ import Testing
         #expect(try self.payload(loud).custom["feedbackId"] == .string("f-1"))
     }
 
+    /// The app reports what its user did with an alert by Herald's id, which the backend's collapse id would hide;
+    /// pushes that show nothing carry no such key.
+    @Test func anAlertNamesItsNotificationAndOtherPushesDoNot() throws {
+        let payload = try #require(message.payload(for: .default))
+        let alert = try PushTemplate(
+            message: message, payload: payload, appearance: PushAppearance(), notificationID: Self.notificationID,
+            expiresAt: nil)
+        #expect(
+            try self.payload(alert).custom[PushTemplate.notificationIDKey]
+                == .string(Self.notificationID.uuidString.lowercased()))
+        #expect(alert.collapseID?.value == "feedback-f-1")
+        let background = NotificationMessage(
+            payload: Payload(aps: APS(contentAvailable: true), custom: ["sync": .bool(true)]), pushType: .background)
+        let silent = try PushTemplate(
+            message: background, payload: try #require(background.payload(for: .default)),
+            appearance: PushAppearance(), notificationID: Self.notificationID, expiresAt: nil)
+        #expect(try self.payload(silent).custom == ["sync": .bool(true)])
+    }
+
     @Test func templateCarriesHeadersAndFitsTheBody() throws {
         var long = try #require(message.payload(for: .default))
         long.aps.alert?.body = String(repeating: "é", count: 5_000)

@@ -66,7 +66,7 @@ import Testing
         // Rows of those days go to their partitions, not to the default one.
         try await Self.insertRows(client, count: 24, every: 3_600, newest: created[1].end.addingTimeInterval(-1))
         #expect(try await Self.count(client, in: created[1].name) == 24)
-        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 0)
+        #expect(try await Self.count(client, in: PartitionedTable.deliveryLog.defaultPartition) == 0)
     }
 
     /// Several processes starting at once (each its own sessions) make each day exactly once, and none fails.
@@ -95,12 +95,14 @@ import Testing
         let later = Self.midday(300 * Self.day)
         try await Self.insertRows(client, count: 5, every: 60, newest: later)
         try await Self.insertRows(client, count: 3, every: 60, newest: later.addingTimeInterval(20 * Self.day))
-        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 8)
+        #expect(try await Self.count(client, in: PartitionedTable.deliveryLog.defaultPartition) == 8)
 
         let created = try await LogPartitions(client: client).ensure(daysAhead: 0, now: later)
         let day = try #require(created.first)
         #expect(try await Self.count(client, in: day.name) == 5, "its rows moved out of the default partition")
-        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 3, "other days' rows stay")
+        #expect(
+            try await Self.count(client, in: PartitionedTable.deliveryLog.defaultPartition) == 3,
+            "other days' rows stay")
         #expect(try await Self.count(client) == 8)
         let newRow = try await client.query(
             """
@@ -123,7 +125,7 @@ import Testing
         // One row an hour for ten days, and two rows 40 days old that only the default partition takes.
         try await Self.insertRows(client, count: 240, every: 3_600, newest: now.addingTimeInterval(-60))
         try await Self.insertRows(client, count: 2, every: 60, newest: now.addingTimeInterval(-40 * Self.day))
-        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 2)
+        #expect(try await Self.count(client, in: PartitionedTable.deliveryLog.defaultPartition) == 2)
 
         let cutoff = now.addingTimeInterval(-5.5 * Self.day)
         let before = try await partitions.list()
@@ -146,7 +148,7 @@ import Testing
         let after = try await partitions.list()
         #expect(after.allSatisfy { $0.end > cutoff })
         #expect(Set(after.map(\.name)) == Set(before.map(\.name)).subtracting(oldDays.map(\.name)))
-        #expect(try await Self.count(client, in: LogPartitions.defaultPartition) == 0)
+        #expect(try await Self.count(client, in: PartitionedTable.deliveryLog.defaultPartition) == 0)
         let left = try await client.query(
             "SELECT count(*) FROM pg_class WHERE relname = ANY (\(oldDays.map(\.name)))"
         ).scalar(Int.self)
