@@ -25,16 +25,19 @@ struct HeraldOptions: ParsableArguments {
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
-    /// Herald as the notification center of `user`; the key is read here so it never has a default
-    /// that `--help` would print.
-    func notificationCenter() throws -> HeraldNotificationCenter {
+    /// A client of Herald; the key is read here so it never has a default that `--help` would print.
+    func client() throws -> HeraldClient {
         guard let key = apiKey ?? ProcessInfo.processInfo.environment["HERALD_API_KEY"] else {
             throw ValidationError("give --api-key or set HERALD_API_KEY")
         }
         // validate() checked the URL.
-        let client = HeraldClient(
+        return HeraldClient(
             configuration: HeraldClientConfiguration(
                 baseURL: URL(string: heraldURL)!, apiKey: APIKey(key), timeout: .seconds(timeout)))
-        return HeraldNotificationCenter(client: client, userId: user)
+    }
+
+    /// Herald as the notification center of `user`.
+    func notificationCenter(_ client: HeraldClient) -> HeraldNotificationCenter {
+        HeraldNotificationCenter(client: client, userId: user)
     }
 }

@@ -42,7 +42,7 @@ struct RespondCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let center = try herald.notificationCenter()
+        let center = herald.notificationCenter(try herald.client())
         let mailbox = try MailboxFile(fileURL: files.mailboxURL)
         guard let state = try DeliveryState.load(from: files.stateURL) else {
             throw ValidationError(

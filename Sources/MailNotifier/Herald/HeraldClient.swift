@@ -15,7 +15,8 @@ public struct HeraldNotificationID: Hashable, Sendable, CustomStringConvertible 
     public var description: String { rawValue }
 }
 
-/// A client of Herald's direct-send route, `POST /api/v1/notifications`.
+/// A client of Herald's direct-send route, `POST /api/v1/notifications`, and of the interactions the app
+/// reports with those notifications, `GET /api/v1/interactions`.
 ///
 /// Every call ends within the configured timeout: a gateway that accepts the connection but never
 /// answers yields ``HeraldError/timeout(after:)``, one that refuses it ``HeraldError/unreachable(reason:)``.
@@ -48,12 +49,9 @@ public final class HeraldClient: Sendable {
         guard request.hasTarget else {
             throw .invalidRequest(reason: "a notification needs userIds, deviceIds or projectId")
         }
-        var urlRequest = URLRequest(url: configuration.baseURL.appending(path: Self.notificationsPath))
-        urlRequest.httpMethod = "POST"
-        urlRequest.timeoutInterval = Self.seconds(configuration.timeout)
-        urlRequest.setValue("Bearer \(configuration.apiKey.secret)", forHTTPHeaderField: "Authorization")
+        var urlRequest = authorizedRequest(
+            to: configuration.baseURL.appending(path: Self.notificationsPath), method: "POST")
         urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         if let idempotencyKey {
             urlRequest.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
         }
@@ -63,11 +61,25 @@ public final class HeraldClient: Sendable {
             throw .invalidRequest(reason: String(describing: error))
         }
         let (data, response) = try await perform(urlRequest)
-        return try Self.interpret(data, response)
+        try Self.checkStatus(data, response)
+        guard let accepted = try? JSONDecoder().decode(AcceptedBody.self, from: data) else {
+            throw .invalidResponse(status: response.statusCode, reason: "expected {\"id\": …}")
+        }
+        return HeraldNotificationID(rawValue: accepted.id)
+    }
+
+    /// A request carrying the API key that asks for JSON and ends within the configured timeout.
+    func authorizedRequest(to url: URL, method: String) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = Self.seconds(configuration.timeout)
+        request.setValue("Bearer \(configuration.apiKey.secret)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return request
     }
 
     /// Runs the request against a deadline; whichever finishes first wins and the other is cancelled.
-    private func perform(_ request: URLRequest) async throws(HeraldError) -> (Data, HTTPURLResponse) {
+    func perform(_ request: URLRequest) async throws(HeraldError) -> (Data, HTTPURLResponse) {
         let timeout = configuration.timeout
         let session = session
         do {
@@ -128,21 +140,18 @@ public final class HeraldClient: Sendable {
         }
     }
 
-    private static func interpret(_ data: Data, _ response: HTTPURLResponse) throws(HeraldError) -> HeraldNotificationID
-    {
+    /// Turns an error status into ``HeraldError/rejected(status:code:message:field:)``, with the code, message
+    /// and field of Herald's `{"error", "message", "field"}` body, or the status and the body's start when it
+    /// has none.
+    static func checkStatus(_ data: Data, _ response: HTTPURLResponse) throws(HeraldError) {
         let status = response.statusCode
-        guard (200..<300).contains(status) else {
-            if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {
-                throw .rejected(status: status, code: body.error, message: body.message ?? "", field: body.field)
-            }
-            throw .rejected(
-                status: status, code: "http-\(status)", message: String(decoding: data.prefix(200), as: UTF8.self),
-                field: nil)
+        guard !(200..<300).contains(status) else { return }
+        if let body = try? JSONDecoder().decode(ErrorBody.self, from: data) {
+            throw .rejected(status: status, code: body.error, message: body.message ?? "", field: body.field)
         }
-        guard let accepted = try? JSONDecoder().decode(AcceptedBody.self, from: data) else {
-            throw .invalidResponse(status: status, reason: "expected {\"id\": …}")
-        }
-        return HeraldNotificationID(rawValue: accepted.id)
+        throw .rejected(
+            status: status, code: "http-\(status)", message: String(decoding: data.prefix(200), as: UTF8.self),
+            field: nil)
     }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {

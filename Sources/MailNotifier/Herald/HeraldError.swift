@@ -6,7 +6,7 @@ public enum HeraldError: Error, Hashable, Sendable, CustomStringConvertible {
     case timeout(after: Duration)
     /// Herald answered with an error status and its `{"error", "message", "field"}` body.
     case rejected(status: Int, code: String, message: String, field: String?)
-    /// Herald answered success with a body that is not the expected `{"id": …}`.
+    /// Herald answered success with a body that is not the expected one (`{"id": …}`, a page of interactions).
     case invalidResponse(status: Int, reason: String)
     /// The request could not be built (e.g. its JSON could not be encoded).
     case invalidRequest(reason: String)

@@ -6,6 +6,9 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
     public static let removeIdentifiersKey = "removeNotificationIds"
     /// Custom data key carrying a banner's identifier on the device, its collapse id.
     public static let requestIdentifierKey = "notificationId"
+    /// The Herald `type` of every email banner: how `mail-notifier` asks Herald for the interactions with its
+    /// banners alone.
+    public static let bannerType = "email"
 
     private let client: HeraldClient
     /// Herald's external id of the mailbox owner, the only recipient.
@@ -33,9 +36,11 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
     }
 
     /// An alert push whose collapse id makes a repeat replace the banner, and whose idempotency key
-    /// (the same value) lets Herald drop a retried request.
+    /// (the same value) lets Herald drop a retried request. Its data names the email, so an interaction
+    /// with the banner leads back to it.
     public static func bannerRequest(for content: NotificationContent, userId: String) -> DirectSendRequest {
         var request = DirectSendRequest(userIds: [userId])
+        request.type = bannerType
         request.alert = Alert(title: content.title, subtitle: content.subtitle, body: content.body)
         request.sound = content.sound
         request.category = content.categoryIdentifier

@@ -1,7 +1,10 @@
-/// A JSON value for the free-form `data` object of a push (custom top-level payload keys).
+/// A JSON value for the free-form `data` object of a push (custom top-level payload keys), and of the
+/// notification an interaction reports, which any sender may have filled with any JSON.
 public enum JSONValue: Hashable, Sendable, Codable, ExpressibleByStringLiteral {
     case string(String)
     case int(Int)
+    /// A number with a fraction, or too large for `Int`.
+    case double(Double)
     case bool(Bool)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -19,6 +22,8 @@ public enum JSONValue: Hashable, Sendable, Codable, ExpressibleByStringLiteral {
             self = .bool(value)
         } else if let value = try? container.decode(Int.self) {
             self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
@@ -33,6 +38,7 @@ public enum JSONValue: Hashable, Sendable, Codable, ExpressibleByStringLiteral {
         switch self {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
         case .bool(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)

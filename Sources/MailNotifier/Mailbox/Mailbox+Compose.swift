@@ -11,10 +11,17 @@ extension Mailbox {
             outbox[index].state = .draft
             return existing
         }
-        let messageId = "<\(UUID().uuidString.lowercased())@mail-notifier.invalid>"
-        let id = EmailID.stable(accountId: draft.accountId, messageId: messageId)
-        outbox.append(OutgoingMessage(id: id, messageId: messageId, state: .draft, draft: draft))
-        return id
+        return appendDraft(draft, answering: nil)
+    }
+
+    /// Saves the reply to a Herald interaction, once: when the outbox already holds the reply to `interaction`
+    /// (filed by a run that stopped before it could record so), that message's id is returned and nothing
+    /// changes.
+    public mutating func saveDraft(_ draft: Draft, answering interaction: InteractionID) -> EmailID {
+        if let filed = outbox.first(where: { $0.interactionId == interaction }) {
+            return filed.id
+        }
+        return appendDraft(draft, answering: interaction)
     }
 
     /// Marks a saved draft for sending after the undo delay.
@@ -33,6 +40,20 @@ extension Mailbox {
             throw .messageNotReady(id, state: outbox[index].state, expected: .queued)
         }
         outbox[index].state = .sendNow
+    }
+
+    /// The outgoing message `id`, if the outbox holds it.
+    public func outgoingMessage(id: EmailID) -> OutgoingMessage? {
+        outbox.first { $0.id == id }
+    }
+
+    /// Adds a new draft with a fresh `Message-ID`.
+    private mutating func appendDraft(_ draft: Draft, answering interaction: InteractionID?) -> EmailID {
+        let messageId = "<\(UUID().uuidString.lowercased())@mail-notifier.invalid>"
+        let id = EmailID.stable(accountId: draft.accountId, messageId: messageId)
+        outbox.append(
+            OutgoingMessage(id: id, messageId: messageId, state: .draft, draft: draft, interactionId: interaction))
+        return id
     }
 
     private func outboxIndex(of id: EmailID) throws(MailboxError) -> Int {

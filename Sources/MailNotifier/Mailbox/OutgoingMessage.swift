@@ -17,11 +17,15 @@ public struct OutgoingMessage: Hashable, Sendable, Codable {
     public var messageId: String
     public var state: State
     public var draft: Draft
+    /// The Herald interaction whose reply this is, when `mail-notifier sync` filed it: a run repeated after a
+    /// crash finds it here and files no second reply.
+    public var interactionId: InteractionID?
 
-    public init(id: EmailID, messageId: String, state: State, draft: Draft) {
+    public init(id: EmailID, messageId: String, state: State, draft: Draft, interactionId: InteractionID? = nil) {
         self.id = id
         self.messageId = messageId
         self.state = state
         self.draft = draft
+        self.interactionId = interactionId
     }
 }

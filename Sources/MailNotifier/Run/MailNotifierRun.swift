@@ -13,10 +13,14 @@ public enum MailNotifierRun {
         public let unmutedThreads: Set<ThreadID>
         /// Why the settings file could not be pruned; the run went on with the muted threads it had.
         public let pruneFailure: SettingsError?
+        /// What became of the interactions with earlier banners; `nil` when the run was given no feed.
+        public let interactions: MailNotifierInteractions.Result?
 
-        /// Whether Herald failed to take a banner or the badge.
+        /// Whether Herald failed to take a banner or the badge, or its interactions could not be read, or it
+        /// did not take the removal or badge after an interaction.
         public var hasFailures: Bool {
             if case .failed = badge { return true }
+            if interactions?.hasHeraldFailures == true { return true }
             return lines.contains { $0.decision == NotificationDecision.Kind.failed.rawValue }
         }
     }
@@ -30,18 +34,27 @@ public enum MailNotifierRun {
         }
     }
 
-    /// Runs one sync batch: files it in the mailbox, prunes stale muted threads, decides and posts the
-    /// banners, and sends the badge if it changed.
+    /// Runs one sync batch: first applies the actions the user chose on earlier banners (see
+    /// ``MailNotifierInteractions``), then files the batch in the mailbox, prunes stale muted threads, decides
+    /// and posts the banners, and sends the badge if it changed.
     /// - Parameters:
     ///   - batch: the newly synced emails; those the mailbox lacks are added to it.
     ///   - state: what the previous run left, or `nil` on the first launch, when nothing notifies.
     ///   - center: where banners, badge and removals go (Herald in production).
-    /// - Throws: ``RunError/mailboxFile(_:)`` when the batch cannot be written to the mailbox; nothing was
-    ///   sent then.
+    ///   - interactions: where the interactions with earlier banners are read; `nil` applies none. When they
+    ///     cannot be read the batch is handled all the same.
+    /// - Throws: ``RunError/mailboxFile(_:)`` when the batch cannot be written to the mailbox; no banner was
+    ///   sent then. What `interactions.checkpoint` throws, before the batch is looked at.
     public static func run(
         batch: [Email], mailbox: MailboxFile, settings: SettingsStore, state: DeliveryState?,
-        center: any NotificationCenterProviding, options: RunOptions
+        center: any NotificationCenterProviding, interactions feed: InteractionFeed? = nil, options: RunOptions
     ) async throws(RunError) -> Result {
+        var interactions: MailNotifierInteractions.Result?
+        if let feed {
+            interactions = try await MailNotifierInteractions.apply(
+                from: feed, mailbox: mailbox, state: state, center: center)
+        }
+        var carried = interactions?.state ?? state ?? DeliveryState()
         do {
             try await mailbox.update { $0.add(missing: batch) }
         } catch {
@@ -57,16 +70,17 @@ public enum MailNotifierRun {
         let snapshot = await settings.settings
         let now = options.now
         let service = NotificationService(
-            center: center, settings: { snapshot }, mailbox: mailbox, delivered: state?.delivered ?? [],
-            badgeCount: state?.badgeCount, now: { now }, machineTimeZone: options.machineTimeZone)
+            center: center, settings: { snapshot }, mailbox: mailbox, delivered: carried.delivered,
+            badgeCount: carried.badgeCount, now: { now }, machineTimeZone: options.machineTimeZone)
         if state != nil {
             await service.markFirstLaunchComplete()
         }
         let report = await service.processNewEmails(
             batch, fromBackground: options.fromBackground, activeFolderType: options.activeFolderType)
+        carried.delivered = await service.deliveredNotifications
+        carried.badgeCount = await service.badgeCount
         return Result(
-            lines: report.decisions.map(DecisionLine.init),
-            state: DeliveryState(delivered: await service.deliveredNotifications, badgeCount: await service.badgeCount),
-            badge: report.badge, unmutedThreads: unmuted, pruneFailure: pruneFailure)
+            lines: report.decisions.map(DecisionLine.init), state: carried, badge: report.badge,
+            unmutedThreads: unmuted, pruneFailure: pruneFailure, interactions: interactions)
     }
 }

@@ -29,6 +29,7 @@ struct HeraldClientTests {
         #expect(request.headers["idempotency-key"] == "email-E-1")
         let json = request.json
         #expect(json["userIds"] as? [String] == ["owner-1"])
+        #expect(json["type"] as? String == "email", "the type the interactions of email banners are listed by")
         #expect(
             json["alert"] as? [String: String] == [
                 "title": "John Doe", "subtitle": "Meeting Tomorrow", "body": "Hi team",

@@ -81,6 +81,20 @@ struct MailboxTests {
         #expect(throws: MailboxError.messageNotFound("nope")) { try copy.queueForSending("nope") }
     }
 
+    @Test func theReplyToAnInteractionIsFiledOnce() throws {
+        var copy = mailbox
+        let original = makeEmail("a2", thread: "T-a", messageId: "<m2@example.com>")
+        let first = copy.saveDraft(Draft.reply(to: original, text: "Yes"), answering: "i-1")
+        let again = copy.saveDraft(Draft.reply(to: original, text: "Yes, again"), answering: "i-1")
+        #expect(again == first)
+        #expect(copy.outbox.map(\.interactionId) == ["i-1"])
+        #expect(copy.outbox.first?.draft.bodyPlain == "Yes")
+        let other = copy.saveDraft(Draft.reply(to: original, text: "Yes"), answering: "i-2")
+        #expect(other != first)
+        #expect(copy.outbox.map(\.interactionId) == ["i-1", "i-2"])
+        #expect(copy.outgoingMessage(id: other)?.state == .draft)
+    }
+
     @Test func jsonFormHasEmailsAndAnOptionalOutbox() throws {
         let decoded = try JSONDecoder().decode(Mailbox.self, from: Data(#"{"emails": []}"#.utf8))
         #expect(decoded == Mailbox())

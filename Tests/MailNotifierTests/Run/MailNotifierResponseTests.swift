@@ -33,12 +33,14 @@ struct MailNotifierResponseTests {
         }
 
         func respond(
-            _ action: NotificationAction, text: String? = nil, to id: EmailID = MailNotifierResponseTests.emailId
+            _ action: NotificationAction, text: String? = nil, answering interaction: InteractionID? = nil,
+            to id: EmailID = MailNotifierResponseTests.emailId
         ) async
             -> MailNotifierResponse.Result
         {
             await MailNotifierResponse.respond(
-                to: id, with: action, replyText: text, mailbox: mailbox, state: state, center: center)
+                to: id, with: action, replyText: text, answering: interaction, mailbox: mailbox, state: state,
+                center: center)
         }
 
         /// The mailbox as the next process would read it.
@@ -83,6 +85,46 @@ struct MailNotifierResponseTests {
         #expect(await fixture.center.removed.count == 1)
         #expect(await fixture.center.badgeCounts.isEmpty)
         #expect(result.state.badgeCount == 3)
+    }
+
+    @Test func theInteractionCursorIsKept() async throws {
+        let fixture = try Fixture()
+        var state = fixture.state
+        state.interactionCursor = "c-9"
+        state.appliedInteractionIds = ["i-8"]
+        let result = await MailNotifierResponse.respond(
+            to: Self.emailId, with: .markRead, replyText: nil, mailbox: fixture.mailbox, state: state,
+            center: fixture.center)
+        #expect(result.failure == nil)
+        var expected = state
+        expected.badgeCount = 1
+        #expect(result.state == expected)
+    }
+
+    @Test func aReplyToAnInteractionIsFiledOnceHoweverOftenItIsAnswered() async throws {
+        let fixture = try Fixture()
+        for _ in 0..<2 {
+            let result = await fixture.respond(.reply, text: "See you there", answering: "i-1")
+            #expect(result.failure == nil)
+        }
+        let outbox = try fixture.reread().outbox
+        #expect(outbox.map(\.interactionId) == ["i-1"])
+        #expect(outbox.first?.state == .sendNow)
+        #expect(outbox.first?.draft.bodyPlain == "See you there")
+    }
+
+    /// A run that stopped after saving the draft: answering the interaction again sends that draft.
+    @Test func aReplyToAnInteractionLeftAsADraftIsFinished() async throws {
+        let fixture = try Fixture()
+        let original = try #require(await fixture.mailbox.mailbox.email(id: Self.emailId))
+        try await fixture.mailbox.update { (mailbox: inout Mailbox) in
+            mailbox.saveDraft(Draft.reply(to: original, text: "See you there"), answering: "i-1")
+        }
+        let result = await fixture.respond(.reply, text: "See you there", answering: "i-1")
+        #expect(result.failure == nil)
+        let outbox = try fixture.reread().outbox
+        #expect(outbox.map(\.interactionId) == ["i-1"])
+        #expect(outbox.first?.state == .sendNow)
     }
 
     @Test func anEmailNeitherInTheMailboxNorBannedDoesNothing() async throws {

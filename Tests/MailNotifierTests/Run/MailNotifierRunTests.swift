@@ -193,8 +193,14 @@ struct MailNotifierRunTests {
         let state = DeliveryState(delivered: [DeliveredNotification(emailId: "a", threadId: "t")], badgeCount: 7)
         try state.save(to: url)
         #expect(try DeliveryState.load(from: url) == state)
+        let reading = DeliveryState(
+            delivered: [], badgeCount: 1, interactionCursor: "c+1", appliedInteractionIds: ["i-1", "i-2"])
+        try reading.save(to: url)
+        #expect(try DeliveryState.load(from: url) == reading)
+        // Files of earlier versions have no cursor: the interactions are read from the start.
         try Data(#"{"delivered": []}"#.utf8).write(to: url)
         #expect(try DeliveryState.load(from: url) == DeliveryState(delivered: [], badgeCount: nil))
+        #expect(try DeliveryState.load(from: url)?.interactionCursor == nil)
         try Data("garbage".utf8).write(to: url)
         #expect(throws: RunError.self) { try DeliveryState.load(from: url) }
     }

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Which interactions `GET /api/v1/interactions` lists; every filter left `nil` is left out of the query.
+public struct InteractionQuery: Hashable, Sendable {
+    /// Read on from here; `nil` reads from the oldest interaction Herald keeps.
+    public var since: InteractionCursor?
+    /// The external id of the user whose devices reported them.
+    public var userId: String?
+    /// The type of the notifications interacted with.
+    public var type: String?
+    /// `opened`, `dismissed` or an action identifier.
+    public var action: String?
+    public var notificationId: HeraldNotificationID?
+    /// Items per answer, 1 to 500; Herald's default is 100.
+    public var limit: Int?
+
+    public init(
+        since: InteractionCursor? = nil, userId: String? = nil, type: String? = nil, action: String? = nil,
+        notificationId: HeraldNotificationID? = nil, limit: Int? = nil
+    ) {
+        self.since = since
+        self.userId = userId
+        self.type = type
+        self.action = action
+        self.notificationId = notificationId
+        self.limit = limit
+    }
+
+    /// The query string, every value percent-encoded but for RFC 3986's unreserved characters: a cursor is
+    /// opaque and may hold `+` or `/`, which a server could read as a space or a separator.
+    var percentEncoded: String {
+        let parameters: [(String, String?)] = [
+            ("since", since?.rawValue), ("userId", userId), ("type", type), ("action", action),
+            ("notificationId", notificationId?.rawValue), ("limit", limit.map(String.init)),
+        ]
+        return parameters.compactMap { name, value in
+            value.map { "\(name)=\($0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0)" }
+        }.joined(separator: "&")
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}
