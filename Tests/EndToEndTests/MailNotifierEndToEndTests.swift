@@ -206,62 +206,73 @@ extension Networked {
             try await setup.stop()
         }
 
-        /// The whole loop: a banner goes out through Herald; the app reports the user's Archive and Reply on it with
-        /// the id the payload carries; the next sync applies both to the mailbox, withdraws the banner and lowers
-        /// the badge through Herald; a sync after that applies nothing again.
+        /// The whole loop: banners go out through Herald; the app reports the user's Mark Read, Archive, Delete and
+        /// Reply on them with the id each payload carries; the next sync applies all four to the mailbox, withdraws
+        /// the banners and lowers the badge through Herald. A crash after applying and before saving the state
+        /// (the state file as it was before the run) applies nothing twice.
         @Test func tapsReportedToHeraldReachTheMailboxOnce() async throws {
             let setup = try await Setup.start()
             defer { if setup.gateway.server.process.isRunning { setup.gateway.server.process.terminate() } }
             try setup.write(#"{"timeZone": "UTC"}"#, to: "settings.json")
             try setup.write(#"{"emails": []}"#, to: "mailbox.json")
             try setup.write(#"{"delivered": []}"#, to: "state.json")
-            let mail = Self.email(
-                id: "e-7", thread: "T-7", from: "carol@example.com", subject: "Lunch on Friday",
-                received: "2026-11-20T12:09:00Z")
-            try setup.write("[\(mail)]", to: "emails.json")
+            let actions = ["MARK_READ_ACTION", "ARCHIVE_ACTION", "DELETE_ACTION", "REPLY_ACTION"]
+            let mails = actions.indices.map { index in
+                Self.email(
+                    id: "e-\(index)", thread: "T-\(index)", from: "carol@example.com", subject: "Subject \(index)",
+                    received: "2026-11-20T12:0\(6 + index):00Z")
+            }
+            try setup.write("[\(mails.joined(separator: ","))]", to: "emails.json")
             let first = try await setup.sync(now: "2026-11-20T12:10:00Z")
             #expect(first.status == 0, "\(first.output)")
-            let banner = try #require(try await setup.waitForPushes(containing: "Lunch on Friday").first)
-            let payload = try #require(try JSONSerialization.jsonObject(with: Data(banner.body)) as? [String: Any])
-            let notification = try #require(payload["heraldNotificationId"] as? String, "\(payload)")
-            #expect(try await setup.waitForBadges([1]) == [1])
+            #expect(try await setup.waitForBadges([4]) == [4])
 
-            // The app: its device's id, then the user's two taps.
+            // The app: its device's id, then one tap on each banner, by the id its payload carries.
             let devices = try await HeraldServeDeliveryTests.request(
                 "GET", "\(setup.gateway.base)/devices", key: setup.gateway.key, user: "mailbox")
             let listed = try JSONSerialization.jsonObject(with: Data(devices.1.utf8)) as? [String: [[String: Any]]]
             let device = try #require(listed?["devices"]?.first?["id"] as? String, "\(devices.1)")
-            for body in [
-                #"{"deviceId":"\#(device)","action":"ARCHIVE_ACTION"}"#,
-                #"{"deviceId":"\#(device)","action":"REPLY_ACTION","text":"See you there"}"#,
-            ] {
+            for (index, action) in actions.enumerated() {
+                let banner = try #require(try await setup.waitForPushes(containing: "Subject \(index)").first)
+                let payload = try #require(try JSONSerialization.jsonObject(with: Data(banner.body)) as? [String: Any])
+                let notification = try #require(payload["heraldNotificationId"] as? String, "\(payload)")
+                let text = action == "REPLY_ACTION" ? #","text":"See you there""# : ""
                 let reported = try await HeraldServeDeliveryTests.request(
-                    "POST", "\(setup.gateway.base)/notifications/\(notification)/interactions", key: setup.gateway.key,
-                    user: "mailbox", body: body)
+                    "POST", "\(setup.gateway.base)/notifications/\(notification)/interactions",
+                    key: setup.gateway.key, user: "mailbox",
+                    body: #"{"deviceId":"\#(device)","action":"\#(action)"\#(text)}"#)
                 #expect(reported.0 == 201, "\(reported.1)")
             }
 
             try setup.write("[]", to: "emails.json")
+            let stateBefore = try String(contentsOfFile: setup.path("state.json"), encoding: .utf8)
             let applied = try await setup.sync(now: "2026-11-20T12:20:00Z")
             #expect(applied.status == 0, "\(applied.output)")
             let mailbox = try String(contentsOfFile: setup.path("mailbox.json"), encoding: .utf8)
             let stored = try #require(try JSONSerialization.jsonObject(with: Data(mailbox.utf8)) as? [String: Any])
-            let email = (stored["emails"] as? [[String: Any]])?.first { $0["id"] as? String == "e-7" }
-            #expect(email?["folderTypes"] as? [String] == ["archive"], "\(mailbox)")
+            let emails = stored["emails"] as? [[String: Any]] ?? []
+            func email(_ id: String) -> [String: Any]? { emails.first { $0["id"] as? String == id } }
+            #expect(email("e-0")?["isRead"] as? Bool == true, "\(mailbox)")
+            #expect(email("e-1")?["folderTypes"] as? [String] == ["archive"], "\(mailbox)")
+            #expect(email("e-2")?["folderTypes"] as? [String] == ["trash"], "\(mailbox)")
             let outbox = stored["outbox"] as? [[String: Any]] ?? []
             #expect(outbox.count == 1, "\(mailbox)")
-            let reply = outbox.first?["draft"] as? [String: Any]
-            #expect(reply?["bodyPlain"] as? String == "See you there", "\(mailbox)")
+            #expect((outbox.first?["draft"] as? [String: Any])?["bodyPlain"] as? String == "See you there")
             #expect(outbox.first?["state"] as? String == "send-now")
-            #expect(try await setup.waitForPushes(containing: "removeNotificationIds").count >= 1)
-            #expect(try await setup.waitForBadges([1, 0]) == [1, 0])
+            #expect(try await setup.waitForPushes(containing: "removeNotificationIds", count: 4).count == 4)
+            // Each action lowers the badge by the email it took out of the unread inbox; the reply leaves e-3 unread.
+            // The three badges are sent within milliseconds, so the engine may deliver them in any order.
+            #expect(try await setup.waitForBadges([4, 3, 2, 1]).sorted() == [1, 2, 3, 4], "\(setup.badges)")
 
+            // A crash after the mailbox was written and before the state was: nothing is applied a second time.
+            try setup.write(stateBefore, to: "state.json")
             let again = try await setup.sync(now: "2026-11-20T12:30:00Z")
             #expect(again.status == 0, "\(again.output)")
             let unchanged = try String(contentsOfFile: setup.path("mailbox.json"), encoding: .utf8)
             #expect(unchanged == mailbox, "applied once")
             try await Task.sleep(for: .seconds(2))
-            #expect(setup.badges == [1, 0])
+            // The restored state remembers the badge as 4, so the unchanged count, 1, is sent once more.
+            #expect(setup.badges.sorted() == [1, 1, 2, 3, 4], "\(setup.badges)")
             try await setup.stop()
         }
 
