@@ -51,6 +51,13 @@ import Testing
             #expect(alices.json?["nextCursor"] == .null)
             #expect(!alices.text.lowercased().contains(token.lowercased()))
 
+            // Latencies answer to a tenth of a millisecond, not to the last bit of a double.
+            try await harness.client.execute(
+                "UPDATE push_notification_logs SET latency_ms = 15.777296999999999 WHERE notification_id = \(notification)"
+            )
+            let rounded = try await api.call(.get, "/api/v1/logs?userId=alice&limit=1", headers: read)
+            #expect(rounded.text.contains(#""latencyMs":15.8"#), "\(rounded.text)")
+
             let dead = try await api.call(
                 .get, "/api/v1/logs?status=token_expired&reason=Unregistered", headers: api.harness.admin())
             #expect(Self.items(dead).count == 8)

@@ -125,7 +125,7 @@ import Testing
             #expect(last?["byState"]?["sent"] == .int(10))
             #expect(last?["byState"]?["failed"] == .int(2))
             #expect(last?["byState"]?["token_expired"] == .int(2))
-            #expect(Self.number(last?["failureRate"]) == 2.0 / 14)
+            #expect(Self.number(last?["failureRate"]) == 0.143, "2 of 14, to a thousandth")
             let reasons: JSONValue = .array([
                 .object(["state": .string("failed"), "reason": .string("DeviceTokenNotForTopic"), "count": .int(2)]),
                 .object(["state": .string("token_expired"), "reason": .string("Unregistered"), "count": .int(2)]),

@@ -40,7 +40,7 @@ struct DeliveryLogItem: Encodable {
         attempt = entry.attempt
         httpStatus = entry.httpStatus
         reason = entry.reason
-        latencyMs = entry.latencyMs
+        latencyMs = entry.latencyMs?.answerMilliseconds
         errorMessage = entry.errorMessage
         apnsUniqueId = entry.apnsUniqueID
         lane = entry.lane?.rawValue

@@ -19,13 +19,13 @@ struct StatsResponse: ResponseEncodable {
         init(_ counts: some FinishedDeliveryCounts) {
             finished = counts.finished
             byState = counts.byState
-            successRate = counts.successRate
-            failureRate = counts.failureRate
-            tokenExpiredRate = counts.tokenExpiredRate
+            successRate = counts.successRate.answerRate
+            failureRate = counts.failureRate.answerRate
+            tokenExpiredRate = counts.tokenExpiredRate.answerRate
             opened = counts.engagement.opened
             dismissed = counts.engagement.dismissed
             actions = counts.engagement.actions
-            openRate = counts.openRate
+            openRate = counts.openRate.answerRate
         }
     }
 
