@@ -231,6 +231,31 @@ import Testing
         }
     }
 
+    /// A full page of the largest size still says whether more follow.
+    @Test func aPageOfFiveHundredTellsThatMoreFollow() async throws {
+        let harness = try await APIHarness.make()
+        try await harness.run { api in
+            try await DeviceAPITests.setUp(api, users: ["alice"])
+            _ = try await Self.device(api, of: "alice")
+            _ = try await Self.delivered(api, to: ["alice"])
+            try await harness.client.execute(
+                """
+                INSERT INTO push_interactions (
+                    notification_id, device_token_id, user_id, notification_type, action, sent_at)
+                SELECT l.notification_id, l.device_token_id, l.user_id, l.notification_type, 'A' || n, l.created_at
+                FROM push_notification_logs l, generate_series(1, 501) AS n
+                """)
+            let read = harness.bearer(harness.keys[.read]!)
+            let page = try await api.call(.get, "/api/v1/interactions?limit=500", headers: read)
+            #expect(Self.items(page).count == 500)
+            #expect(page.json?["hasMore"] == .bool(true))
+            let cursor = try #require(page.json?["nextCursor"]?.stringValue)
+            let rest = try await api.call(.get, "/api/v1/interactions?limit=500&since=\(cursor)", headers: read)
+            #expect(Self.items(rest).count == 1)
+            #expect(rest.json?["hasMore"] == .bool(false))
+        }
+    }
+
     @Test func anAppsKeyListsItsOwnAppsInteractionsOnly() async throws {
         let harness = try await APIHarness.make()
         try await harness.run { api in

@@ -32,7 +32,7 @@ public struct InteractionReport: Sendable, Equatable {
     public var notification: UUID
     public var device: UUID
     public var user: ExternalID
-    /// An app's user token reports only for devices of its app.
+    /// An app's admin key acting for the user reports only for devices of its app.
     public var scope: AppScope
     public var action: InteractionAction
     public var text: String?

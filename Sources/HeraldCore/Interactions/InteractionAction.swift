@@ -27,6 +27,13 @@ public struct InteractionAction: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// An action a listing filters on: Apple's identifiers as ``init(identifier:)`` reads them, any other text of 1 to
+    /// ``maximumLength`` code points as it is (text no app could report simply matches nothing).
+    public init?(filter text: String) {
+        guard (1...Self.maximumLength).contains(text.codePointCount) else { return nil }
+        self = InteractionAction(identifier: text) ?? InteractionAction(recorded: text)
+    }
+
     /// An action read back from the database, which checked it when it was recorded.
     init(recorded: String) { rawValue = recorded }
 

@@ -45,10 +45,11 @@ public struct InteractionStore: Sendable {
                 SELECT device.id AS device_id, device.user_id, device.app_id, l.notification_type, l.created_at
                 FROM device CROSS JOIN LATERAL (
                     -- Found through the device's rows (a device's history is short where a fan-out's is not):
-                    -- IS TRUE keeps the planner off the notification's index.
+                    -- IS TRUE keeps the planner off the notification's index. Only pushes to its present user: a
+                    -- token registered again by someone else keeps its device id, not the earlier user's pushes.
                     SELECT l.notification_type, l.created_at FROM push_notification_logs l
                     WHERE l.device_token_id = device.id AND (l.notification_id = \(report.notification)) IS TRUE
-                      AND l.status = 'sent'
+                      AND l.status = 'sent' AND l.user_id = device.user_id
                     ORDER BY l.created_at LIMIT 1
                 ) AS l
             ),
@@ -113,7 +114,8 @@ public struct InteractionStore: Sendable {
         if let action = filter.action { match("i.action = $?", action.rawValue) }
         if let type = filter.type { match("i.notification_type = $?", type) }
         if let app = filter.appID { match("i.app_id = (SELECT a.id FROM apps a WHERE a.external_id = $?)", app) }
-        bindings.append(max(1, min(limit, Self.maximumLimit)))
+        // One more than a page, for the caller to tell whether more follow.
+        bindings.append(max(1, min(limit, Self.maximumLimit + 1)))
         let sql =
             Self.select + " WHERE " + conditions.joined(separator: " AND ")
             + " ORDER BY i.position LIMIT $\(bindings.count)"
@@ -122,18 +124,21 @@ public struct InteractionStore: Sendable {
 
     /// Numbers up to ``numberingBatch`` committed interactions that have no number, oldest first, unless another
     /// reader is numbering: numbers are taken from one sequence by one reader at a time and committed with it, so
-    /// they only grow in the order readers see them.
+    /// they only grow in the order readers see them. The statement's snapshot is taken before the lock, so it may
+    /// still see rows a reader that held the lock just numbered: the update leaves any row that has a number alone.
+    /// (Volatile values of a sorted, limited select are computed after the sort, so the numbers follow it.)
     private func numberCommitted() async throws {
         try await client.execute(
             """
             WITH turn AS (SELECT pg_try_advisory_xact_lock(\(Self.numberingLock)) AS mine),
             due AS (
-                SELECT i.sent_at, i.id FROM push_interactions i, turn
+                SELECT i.sent_at, i.id, nextval('push_interaction_positions') AS position
+                FROM push_interactions i, turn
                 WHERE turn.mine AND i.position IS NULL
                 ORDER BY i.created_at, i.id LIMIT \(Self.numberingBatch)
             )
-            UPDATE push_interactions i SET position = nextval('push_interaction_positions')
-            FROM due WHERE i.sent_at = due.sent_at AND i.id = due.id
+            UPDATE push_interactions i SET position = due.position
+            FROM due WHERE i.sent_at = due.sent_at AND i.id = due.id AND i.position IS NULL
             """)
     }
 

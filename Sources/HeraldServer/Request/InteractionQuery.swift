@@ -22,7 +22,7 @@ struct InteractionQuery {
         query.filter.notificationID = try parameters.uuid("notificationId")
         query.filter.userID = try parameters.externalID("userId")?.rawValue
         if let text = parameters.get("action") {
-            guard let action = InteractionAction(identifier: text) else {
+            guard let action = InteractionAction(filter: text) else {
                 throw .validation("must be an action identifier of 1 to 64 characters", field: "action")
             }
             query.filter.action = action

@@ -17,19 +17,24 @@ public struct DeliveryState: Hashable, Sendable, Codable {
     /// the state is saved after each interaction, so these keep a run that stopped inside a page from applying
     /// the page's first interactions again. At most one page of ids.
     public var appliedInteractionIds: [InteractionID]
+    /// True while the first launch has not read to the end of the interactions Herald holds (Herald could not be
+    /// read then): the next run reads on from ``interactionCursor`` without applying, so interactions from before
+    /// this mailbox was set up never act on it.
+    public var catchingUpInteractions: Bool
 
     public init(
         delivered: [DeliveredNotification] = [], badgeCount: Int? = nil, interactionCursor: InteractionCursor? = nil,
-        appliedInteractionIds: [InteractionID] = []
+        appliedInteractionIds: [InteractionID] = [], catchingUpInteractions: Bool = false
     ) {
         self.delivered = delivered
         self.badgeCount = badgeCount
         self.interactionCursor = interactionCursor
         self.appliedInteractionIds = appliedInteractionIds
+        self.catchingUpInteractions = catchingUpInteractions
     }
 
     private enum CodingKeys: String, CodingKey {
-        case delivered, badgeCount, interactionCursor, appliedInteractionIds
+        case delivered, badgeCount, interactionCursor, appliedInteractionIds, catchingUpInteractions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -39,7 +44,8 @@ public struct DeliveryState: Hashable, Sendable, Codable {
             badgeCount: try container.decodeIfPresent(Int.self, forKey: .badgeCount),
             interactionCursor: try container.decodeIfPresent(InteractionCursor.self, forKey: .interactionCursor),
             appliedInteractionIds: try container.decodeIfPresent([InteractionID].self, forKey: .appliedInteractionIds)
-                ?? [])
+                ?? [],
+            catchingUpInteractions: try container.decodeIfPresent(Bool.self, forKey: .catchingUpInteractions) ?? false)
     }
 
     /// Reads the state file.

@@ -34,15 +34,16 @@ public enum MailNotifierInteractions {
 
     /// Applies the interactions recorded after the state's cursor.
     ///
-    /// On the first launch (`state` is `nil`) nothing is applied: the run only reads to the end of what Herald
+    /// On the first launch (`state` is `nil`), and on later runs until one has read to the end
+    /// (``DeliveryState/catchingUpInteractions``), nothing is applied: the run only reads to the end of what Herald
     /// holds, so interactions from before this mailbox was set up never act on it.
     /// - Throws: what `feed.checkpoint` throws; the run must stop, since going on could apply an interaction
     ///   twice.
     public static func apply(
         from feed: InteractionFeed, mailbox: MailboxFile, state: DeliveryState?, center: any NotificationCenterProviding
     ) async throws(RunError) -> Result {
-        guard var state else {
-            return await readToTheEnd(feed)
+        guard var state, !state.catchingUpInteractions else {
+            return await readToTheEnd(feed, from: state ?? DeliveryState())
         }
         var outcomes: [InteractionOutcome] = []
         while true {
@@ -105,9 +106,11 @@ public enum MailNotifierInteractions {
         }
     }
 
-    /// Moves the cursor past every interaction Herald holds, applying none.
-    private static func readToTheEnd(_ feed: InteractionFeed) async -> Result {
-        var state = DeliveryState()
+    /// Moves the cursor past every interaction Herald holds, applying none; if Herald cannot be read to the end, the
+    /// state stays catching up, for the next run to read on.
+    private static func readToTheEnd(_ feed: InteractionFeed, from start: DeliveryState) async -> Result {
+        var state = start
+        state.catchingUpInteractions = true
         while true {
             let page: InteractionPage
             do {
@@ -117,6 +120,7 @@ public enum MailNotifierInteractions {
             }
             state.interactionCursor = page.nextCursor
             guard page.hasMore, !page.items.isEmpty else {
+                state.catchingUpInteractions = false
                 return Result(state: state, outcomes: [], readFailure: nil)
             }
         }

@@ -337,4 +337,25 @@ struct MailNotifierInteractionsTests {
         #expect(await setup.center.removed.isEmpty)
         #expect(try setup.state?.interactionCursor == "c-2")
     }
+
+    /// A first launch that cannot read Herald applies nothing, and neither does the next run: it reads on to the
+    /// end first, so old taps never act on a mailbox set up after them.
+    @Test func aFirstLaunchThatCannotReadHeraldKeepsCatchingUpOnTheNextRun() async throws {
+        let closed = try ClosedPort()
+        let setup = try Setup(
+            listing: InteractionListing([
+                nil: .init(items: [interactionJSON("i-1", action: "DELETE_ACTION")], nextCursor: "c-1", hasMore: false)
+            ]),
+            state: nil)
+        let first = try await setup.run([makeEmail("e-new", thread: "T-new")], heraldURL: closed.url)
+        #expect(first.interactions?.readFailure != nil)
+        #expect(try setup.state?.catchingUpInteractions == true)
+        #expect(try setup.state?.interactionCursor == nil)
+
+        let second = try await setup.run()
+        #expect(kinds(second) == [])
+        #expect(try setup.mailbox.email(id: "e-lunch")?.folderTypes == [.inbox], "the old Delete is not applied")
+        #expect(try setup.state?.catchingUpInteractions == false)
+        #expect(try setup.state?.interactionCursor == "c-1")
+    }
 }
