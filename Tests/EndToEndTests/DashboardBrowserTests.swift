@@ -202,6 +202,12 @@ extension Networked {
             #expect(try await browser.text(of: "#total-token-expired") == "\(Seeded.tokenExpired)")
             #expect(try await browser.text(of: "#total-finished") == "\(total)")
             #expect(try await browser.text(of: "#total-opened") == "1")
+            // The outbox panel: nothing waits (every seeded delivery finished), and the gateway's engine shows itself.
+            #expect(
+                try await rows(browser, "#outbox-deliveries").map { $0.dropFirst().allSatisfy { $0 == "0" } } == [
+                    true, true,
+                ])
+            try await browser.wait(for: "the delivering process", until: rowCount("#outbox-workers", is: 1))
             let chart = try await browser.execute(
                 """
                 const chart = document.querySelector('#chart svg');

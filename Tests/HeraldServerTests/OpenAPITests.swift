@@ -50,7 +50,7 @@ import Yams
                 operations += 1
             }
         }
-        #expect(operations == 55)
+        #expect(operations == 56)
     }
 
     @Test func documentAndRoutesAgree() async throws {
@@ -60,7 +60,7 @@ import Yams
         let router = HeraldApplication.router(settings: harness.settings, services: harness.services)
         let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
         let documented = Self.operations(in: document)
-        #expect(served.count == 55)
+        #expect(served.count == 56)
         #expect(served.subtracting(documented).isEmpty, "undocumented: \(served.subtracting(documented).sorted())")
         #expect(documented.subtracting(served).isEmpty, "not served: \(documented.subtracting(served).sorted())")
     }

@@ -104,6 +104,17 @@ public struct SigningKeyStore: Sendable {
         return (try Self.decode(rows[0]), try rows[0].decode("inserted", as: Bool.self))
     }
 
+    /// Records that the router paused a key because Apple refused it, for the operations view (``OutboxStore``).
+    public func recordRefusal(teamID: String, keyID: String, reason: String, pausedFor pause: Duration) async throws {
+        try await client.execute(
+            """
+            UPDATE apns_signing_keys
+            SET paused_until = now() + \(pause.components.seconds) * interval '1 second', last_refusal_reason = \(reason),
+                last_refused_at = now()
+            WHERE team_id = \(teamID) AND key_id = \(keyID)
+            """)
+    }
+
     /// Every key, by team and key id.
     public func list() async throws -> [SigningKey] {
         try await client.query("SELECT \(unescaped: Self.columns) FROM apns_signing_keys ORDER BY team_id, key_id")

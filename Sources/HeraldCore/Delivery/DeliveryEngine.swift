@@ -58,7 +58,7 @@ public final class DeliveryEngine: Service {
 
     /// - Parameters:
     ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 4 connections (the claims, two
-    ///     writers, the rescuer and the outbox depth).
+    ///     writers, the rescuer and the outbox depth; the heartbeat every few seconds shares them).
     ///   - apns: Apple, in both environments (`APNsClient` in production).
     ///   - webhook: Receives deactivations and final failures; the engine runs it, and stops it after its workers.
     ///   - now: The wall clock.
@@ -102,11 +102,13 @@ public final class DeliveryEngine: Service {
             Task { await self.workLoop(index) }
         }
         let writers = (0..<Self.recordWriters).map { _ in Task { await self.writeLoop() } }
+        let startedAt = now()
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.listen() }
                 group.addTask { await self.rescueLoop() }
                 group.addTask { await self.depthLoop() }
+                group.addTask { await self.heartbeatLoop(startedAt: startedAt) }
                 if let webhook { group.addTask { try? await webhook.run() } }
                 for worker in workers { await worker.value }
                 recordQueue.finish()
@@ -116,6 +118,7 @@ public final class DeliveryEngine: Service {
         } onCancel: {
             self.shutdownGracefully()
         }
+        await removeHeartbeat()
         logger.info("delivery engine stopped", metadata: [DeliveryMetadataKey.worker: "\(configuration.workerID)"])
     }
 
@@ -250,6 +253,9 @@ public final class DeliveryEngine: Service {
     private func depthLoop() async {
         while !Task.isCancelled {
             if let depth = try? await store.outboxDepth() { metrics.setOutboxDepth(depth) }
+            if let snapshot = try? await OutboxStore(client: store.client).snapshot(app: nil) {
+                metrics.setOutbox(snapshot)
+            }
             try? await Task.sleep(for: configuration.depthInterval)
         }
     }

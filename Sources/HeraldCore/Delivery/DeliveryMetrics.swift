@@ -23,6 +23,9 @@ public final class DeliveryMetrics: Sendable {
         public static let connections = "herald_apns_connections"
         public static let pausedKeys = "herald_paused_keys"
         public static let backoff = "herald_apns_backoff_seconds"
+        public static let outboxDeliveries = "herald_outbox_deliveries"
+        public static let oldestPending = "herald_outbox_oldest_pending_seconds"
+        public static let scheduled = "herald_outbox_scheduled_notifications"
     }
 
     /// Upper bounds of the APNs latency histogram's buckets, from 5 ms to 10 s.
@@ -111,6 +114,21 @@ public final class DeliveryMetrics: Sendable {
         if delta >= 0 { inFlight.increment(by: Double(delta)) } else { inFlight.decrement(by: Double(-delta)) }
     }
     func setOutboxDepth(_ depth: Int) { outboxDepth.record(depth) }
+
+    /// Sets the operations view's gauges (``OutboxSnapshot``): open deliveries by lane and state, scheduled
+    /// notifications by lane, and the oldest due delivery's wait (0 when none is due).
+    func setOutbox(_ snapshot: OutboxSnapshot) {
+        for entry in snapshot.deliveries {
+            Gauge(
+                label: Name.outboxDeliveries, dimensions: [("lane", entry.lane.rawValue), ("state", entry.state)],
+                factory: factory
+            ).record(entry.count)
+        }
+        for (lane, count) in snapshot.scheduled {
+            Gauge(label: Name.scheduled, dimensions: [("lane", lane.rawValue)], factory: factory).record(count)
+        }
+        Gauge(label: Name.oldestPending, factory: factory).record(snapshot.oldestPendingSeconds ?? 0)
+    }
     /// Sets how many pushes may be sent and not yet recorded now (``SendWindow``).
     func setSendWindow(_ limit: Int) { sendWindow.record(limit) }
     /// Sets the APNs connection gauge (the owner of the pools knows their size).

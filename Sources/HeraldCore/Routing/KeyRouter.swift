@@ -140,6 +140,14 @@ public final class KeyRouter<C: Clock>: APNsTransport, Service where C.Duration 
         let until = clock.now.advanced(by: Self.keyPause)
         state.withLock { $0.table.pause(key, until: until) }
         pausedGauge(key).record(1)
+        Task { [database, logger] in
+            do {
+                try await SigningKeyStore(client: database).recordRefusal(
+                    teamID: key.teamID, keyID: key.keyID, reason: "\(reason)", pausedFor: Self.keyPause)
+            } catch {
+                logger.warning("recording a signing key's pause failed", metadata: ["herald.error": "\(error)"])
+            }
+        }
         logger.error(
             """
             APNs refused signing key \(key) (\(reason)); pausing that key for \(Int(Self.keyPause.seconds)) s and \

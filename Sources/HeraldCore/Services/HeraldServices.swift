@@ -14,6 +14,7 @@ public struct HeraldServices: Sendable {
     public let votes: FeedbackVoteStore
     public let logs: DeliveryLogStore
     public let interactions: InteractionStore
+    public let outbox: OutboxStore
     public let apps: AppStore
     public let signingKeys: SigningKeyStore
     public let liveActivities: LiveActivityTokenStore
@@ -43,6 +44,7 @@ public struct HeraldServices: Sendable {
         votes = FeedbackVoteStore(client: client)
         logs = DeliveryLogStore(client: client)
         interactions = InteractionStore(client: client, events: interactionEvents)
+        outbox = OutboxStore(client: client)
         apps = AppStore(client: client)
         signingKeys = SigningKeyStore(client: client)
         liveActivities = LiveActivityTokenStore(client: client, limits: limits)

@@ -40,6 +40,7 @@ public enum HeraldApplication {
         LogRoutes(logs: logs).register(on: router)
         NotificationDeliveryRoutes(logs: logs).register(on: router)
         InteractionRoutes(interactions: services.interactions, maxBodySize: settings.maxBodySize).register(on: router)
+        OutboxRoutes(outbox: services.outbox).register(on: router)
         StatsRoutes(logs: logs, longestSharing: settings.longestStatsSharing).register(on: router)
         MetricsRoutes(registry: settings.metrics, deliversHere: settings.deliversHere, key: settings.metricsKey)
             .register(on: router)

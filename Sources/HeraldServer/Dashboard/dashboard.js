@@ -502,6 +502,81 @@
     }
   }
 
+  // MARK: Outbox
+
+  /** How often the outbox panel reads /api/v1/outbox again while the dashboard is shown. */
+  const outboxRefresh = 5000;
+  let outboxTimer = null;
+
+  function renderOutbox(outbox) {
+    const lanes = ["immediate", "bulk"];
+    const states = ["pending", "retrying", "deferred", "sending"];
+    const counts = {};
+    for (const entry of outbox.deliveries || []) counts[`${entry.lane}/${entry.state}`] = entry.count;
+    replaceRows(
+      byId("outbox-deliveries").tBodies[0],
+      lanes.map((lane) => {
+        const row = document.createElement("tr");
+        cell(row, lane);
+        for (const state of states) cell(row, count(counts[`${lane}/${state}`]), "num");
+        cell(row, count((outbox.scheduled || {})[lane]), "num");
+        return row;
+      }),
+    );
+    const oldest = outbox.oldestPendingSeconds;
+    byId("outbox-summary").textContent =
+      oldest === null || oldest === undefined
+        ? "Nothing due is waiting."
+        : `The oldest due delivery has waited ${oldest.toLocaleString()} s.`;
+    byId("outbox-updated").textContent = `as of ${dateTime(outbox.at)}`;
+    replaceRows(
+      byId("outbox-apps").tBodies[0],
+      (outbox.apps || []).map((entry) => {
+        const row = document.createElement("tr");
+        cell(row, entry.appId ?? "(no app)");
+        cell(row, entry.deliveriesPerSecond.toLocaleString(), "num");
+        return row;
+      }),
+    );
+    replaceRows(
+      byId("outbox-keys").tBodies[0],
+      (outbox.signingKeys || []).map((key) => {
+        const row = document.createElement("tr");
+        cell(row, `${key.teamId}/${key.keyId}`);
+        cell(row, key.state);
+        cell(row, key.pausedUntil ? dateTime(key.pausedUntil) : "");
+        cell(row, key.lastRefusalReason ? `${key.lastRefusalReason} (${dateTime(key.lastRefusedAt)})` : "");
+        return row;
+      }),
+    );
+    replaceRows(
+      byId("outbox-workers").tBodies[0],
+      (outbox.workers || []).map((worker) => {
+        const row = document.createElement("tr");
+        cell(row, `${worker.worker} on ${worker.host}`);
+        cell(row, `${worker.alive ? "" : "silent since "}${dateTime(worker.lastSeenAt)}`, worker.alive ? "" : "silent");
+        cell(row, count(worker.inFlight), "num");
+        cell(row, count(worker.claimed), "num");
+        cell(row, worker.pausedUntil ? `${dateTime(worker.pausedUntil)} (${worker.pauseReason})` : "");
+        return row;
+      }),
+    );
+  }
+
+  /** Reads the outbox now and again every few seconds; a failure shows as any other, and the next read tries again. */
+  async function loadOutbox() {
+    clearTimeout(outboxTimer);
+    if (!memoryKey || view.dashboard.hidden) return;
+    try {
+      const parameters = new URLSearchParams();
+      if (view.app.value) parameters.set("appId", view.app.value);
+      renderOutbox(await api(`/api/v1/outbox?${parameters}`));
+    } catch (error) {
+      handleFailure(error);
+    }
+    outboxTimer = setTimeout(loadOutbox, outboxRefresh);
+  }
+
   // MARK: Loading
 
   /** Offers the apps the key may see, when there is a choice; a key that may not list apps sees every app's rows. */
@@ -545,6 +620,7 @@
       renderReasons(stats);
       renderTypes(stats);
       await loadDeliveries(false);
+      await loadOutbox();
       showError("");
       setState("ready");
     } catch (error) {
