@@ -221,8 +221,24 @@ let clientTargets: [Target] = [
 
 let mailNotifierTargets: [Target] =
     [
+        // Talks to Herald through the generated client; no server module, so an app can link it.
         .target(
             name: "MailNotifier",
+            dependencies: [
+                "HeraldClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux])),
+                // The transport's own client and errors, to fail fast on a refused connection and name it.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(platforms: [.linux])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(platforms: [.linux])),
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+            ],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -235,7 +251,9 @@ let mailNotifierTargets: [Target] =
         ),
         .testTarget(
             name: "MailNotifierTests",
-            dependencies: ["MailNotifier"],
+            dependencies: [
+                "HeraldClient", "MailNotifier", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
             swiftSettings: strictSettings
         ),
     ]
@@ -429,6 +447,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-generator.git", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + clientTargets + mailNotifierTargets + gatewayTargets
         + testSupportTargets + deliveryBenchmarkTargets + deployTargets + benchmarkTargets,

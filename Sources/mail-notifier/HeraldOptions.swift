@@ -26,18 +26,18 @@ struct HeraldOptions: ParsableArguments {
     }
 
     /// A client of Herald; the key is read here so it never has a default that `--help` would print.
-    func client() throws -> HeraldClient {
+    func client() throws -> HeraldConnection {
         guard let key = apiKey ?? ProcessInfo.processInfo.environment["HERALD_API_KEY"] else {
             throw ValidationError("give --api-key or set HERALD_API_KEY")
         }
         // validate() checked the URL.
-        return HeraldClient(
+        return HeraldConnection(
             configuration: HeraldClientConfiguration(
                 baseURL: URL(string: heraldURL)!, apiKey: APIKey(key), timeout: .seconds(timeout)))
     }
 
     /// Herald as the notification center of `user`.
-    func notificationCenter(_ client: HeraldClient) -> HeraldNotificationCenter {
+    func notificationCenter(_ client: HeraldConnection) -> HeraldNotificationCenter {
         HeraldNotificationCenter(client: client, userId: user)
     }
 }

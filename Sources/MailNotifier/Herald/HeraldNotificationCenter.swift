@@ -1,3 +1,6 @@
+public import HeraldClient
+import OpenAPIRuntime
+
 /// Herald as the notification center: banners, badge updates and removals become pushes to the
 /// mailbox owner's devices through the direct-send route.
 public struct HeraldNotificationCenter: NotificationCenterProviding {
@@ -10,18 +13,18 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
     /// banners alone.
     public static let bannerType = "email"
 
-    private let client: HeraldClient
+    private let client: HeraldConnection
     /// Herald's external id of the mailbox owner, the only recipient.
     public let userId: String
 
-    public init(client: HeraldClient, userId: String) {
+    public init(client: HeraldConnection, userId: String) {
         self.client = client
         self.userId = userId
     }
 
     public func add(_ content: NotificationContent) async throws(HeraldError) {
         let request = Self.bannerRequest(for: content, userId: userId)
-        try await client.send(request, idempotencyKey: request.collapseId?.rawValue)
+        try await client.send(request, idempotencyKey: request.collapseId)
     }
 
     public func removeDeliveredNotifications(withIdentifiers identifiers: [NotificationRequestID])
@@ -38,41 +41,41 @@ public struct HeraldNotificationCenter: NotificationCenterProviding {
     /// An alert push whose collapse id makes a repeat replace the banner, and whose idempotency key
     /// (the same value) lets Herald drop a retried request. Its data names the email, so an interaction
     /// with the banner leads back to it.
-    public static func bannerRequest(for content: NotificationContent, userId: String) -> DirectSendRequest {
-        var request = DirectSendRequest(userIds: [userId])
-        request.type = bannerType
-        request.alert = Alert(title: content.title, subtitle: content.subtitle, body: content.body)
-        request.sound = content.sound
-        request.category = content.categoryIdentifier
-        request.threadId = content.threadIdentifier.rawValue
+    public static func bannerRequest(for content: NotificationContent, userId: String) -> DirectSend {
         let collapseId = CollapseID(content.identifier)
         var data = content.userInfo.dictionary.mapValues(JSONValue.string)
         data[requestIdentifierKey] = .string(collapseId.rawValue)
-        request.data = data
-        request.pushType = .alert
-        request.priority = .immediate
-        request.collapseId = collapseId
-        return request
+        return DirectSend(
+            userIds: [userId], _type: bannerType,
+            alert: .init(title: content.title, subtitle: content.subtitle, body: content.body),
+            sound: .case1(content.sound), threadId: content.threadIdentifier.rawValue,
+            category: content.categoryIdentifier, data: customData(data), pushType: .alert, priority: ._10,
+            collapseId: collapseId.rawValue)
     }
 
     /// A badge-only push: alert type, no text, no sound. Priority 5, since a badge need not wake the
     /// device at once.
-    public static func badgeRequest(count: Int, userId: String) -> DirectSendRequest {
-        var request = DirectSendRequest(userIds: [userId])
-        request.badge = count
-        request.pushType = .alert
-        request.priority = .powerConsiderate
-        return request
+    public static func badgeRequest(count: Int, userId: String) -> DirectSend {
+        DirectSend(userIds: [userId], badge: count, pushType: .alert, priority: ._5)
     }
 
     /// A background push asking the app to withdraw banners, named by the collapse ids they were sent
     /// with. Best effort: iOS throttles background pushes, so a removal may arrive late or never.
-    public static func removalRequest(for identifiers: [NotificationRequestID], userId: String) -> DirectSendRequest {
-        var request = DirectSendRequest(userIds: [userId])
-        request.contentAvailable = true
-        request.pushType = .background
-        request.priority = .powerConsiderate
-        request.data = [removeIdentifiersKey: .array(identifiers.map { .string(CollapseID($0).rawValue) })]
-        return request
+    public static func removalRequest(for identifiers: [NotificationRequestID], userId: String) -> DirectSend {
+        DirectSend(
+            userIds: [userId], contentAvailable: true,
+            data: customData([removeIdentifiersKey: .array(identifiers.map { .string(CollapseID($0).rawValue) })]),
+            pushType: .background, priority: ._5)
+    }
+
+    /// The custom payload keys of a push, as the generated body takes them.
+    static func customData(_ values: [String: JSONValue]) -> DirectSend.DataPayload {
+        do {
+            return .init(
+                additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: values.mapValues(\.openAPIValue)))
+        } catch {
+            // Every JSONValue is one of the container's types.
+            preconditionFailure("a JSON value the container refuses: \(error)")
+        }
     }
 }

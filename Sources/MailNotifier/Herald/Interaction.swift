@@ -42,31 +42,3 @@ public struct Interaction: Hashable, Sendable {
         self.createdAt = createdAt
     }
 }
-
-extension Interaction: Decodable {
-    private enum CodingKeys: String, CodingKey {
-        case id, notificationId, deviceId, userId, appId, action, text, type, tags, data, collapseId, createdAt
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let createdText = try container.decode(String.self, forKey: .createdAt)
-        guard let createdAt = ISO8601Timestamp.parse(createdText) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .createdAt, in: container, debugDescription: "not an ISO 8601 timestamp: \(createdText)")
-        }
-        self.init(
-            id: try container.decode(InteractionID.self, forKey: .id),
-            notificationId: HeraldNotificationID(rawValue: try container.decode(String.self, forKey: .notificationId)),
-            deviceId: try container.decode(String.self, forKey: .deviceId),
-            userId: try container.decode(String.self, forKey: .userId),
-            appId: try container.decodeIfPresent(String.self, forKey: .appId),
-            action: try container.decode(String.self, forKey: .action),
-            text: try container.decodeIfPresent(String.self, forKey: .text),
-            type: try container.decode(String.self, forKey: .type),
-            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
-            data: try container.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:],
-            collapseId: try container.decodeIfPresent(String.self, forKey: .collapseId),
-            createdAt: createdAt)
-    }
-}

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which interactions `GET /api/v1/interactions` lists; every filter left `nil` is left out of the query.
 public struct InteractionQuery: Hashable, Sendable {
     /// Read on from here; `nil` reads from the oldest interaction Herald keeps.
@@ -25,19 +23,4 @@ public struct InteractionQuery: Hashable, Sendable {
         self.notificationId = notificationId
         self.limit = limit
     }
-
-    /// The query string, every value percent-encoded but for RFC 3986's unreserved characters: a cursor is
-    /// opaque and may hold `+` or `/`, which a server could read as a space or a separator.
-    var percentEncoded: String {
-        let parameters: [(String, String?)] = [
-            ("since", since?.rawValue), ("userId", userId), ("type", type), ("action", action),
-            ("notificationId", notificationId?.rawValue), ("limit", limit.map(String.init)),
-        ]
-        return parameters.compactMap { name, value in
-            value.map { "\(name)=\($0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0)" }
-        }.joined(separator: "&")
-    }
-
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -46,3 +46,34 @@ public enum JSONValue: Hashable, Sendable, Codable, ExpressibleByStringLiteral {
         }
     }
 }
+
+extension JSONValue {
+    /// A value of the generated client's free-form containers (`OpenAPIObjectContainer` and its kin): `nil`,
+    /// `Bool`, an integer, `Double`, `String`, an array or an object of such values.
+    init(openAPIValue value: (any Sendable)?) {
+        switch value {
+        case nil: self = .null
+        case let value as Bool: self = .bool(value)
+        case let value as Int: self = .int(value)
+        case let value as Int64: self = Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
+        case let value as Double: self = .double(value)
+        case let value as String: self = .string(value)
+        case let value as [(any Sendable)?]: self = .array(value.map(JSONValue.init(openAPIValue:)))
+        case let value as [String: (any Sendable)?]: self = .object(value.mapValues(JSONValue.init(openAPIValue:)))
+        case let value?: self = .string(String(describing: value))
+        }
+    }
+
+    /// The value as the generated client's free-form containers take it.
+    var openAPIValue: (any Sendable)? {
+        switch self {
+        case .string(let value): value
+        case .int(let value): value
+        case .double(let value): value
+        case .bool(let value): value
+        case .array(let values): values.map(\.openAPIValue)
+        case .object(let members): members.mapValues(\.openAPIValue)
+        case .null: nil
+        }
+    }
+}

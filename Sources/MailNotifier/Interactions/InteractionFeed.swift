@@ -1,14 +1,15 @@
 /// Where a sync run reads the interactions with the mailbox owner's email banners, and how it records its
 /// progress through them.
 public struct InteractionFeed: Sendable {
-    public let client: HeraldClient
+    public let client: HeraldConnection
     /// Herald's external id of the mailbox owner.
     public let userId: String
     /// Saves the state after each applied interaction, so a crash right after one never applies it twice.
     public let checkpoint: @Sendable (DeliveryState) throws(RunError) -> Void
 
     public init(
-        client: HeraldClient, userId: String, checkpoint: @escaping @Sendable (DeliveryState) throws(RunError) -> Void
+        client: HeraldConnection, userId: String,
+        checkpoint: @escaping @Sendable (DeliveryState) throws(RunError) -> Void
     ) {
         self.client = client
         self.userId = userId

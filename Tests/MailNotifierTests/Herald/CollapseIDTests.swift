@@ -1,5 +1,7 @@
 import Foundation
+import HeraldClient
 import MailNotifier
+import OpenAPIRuntime
 import Testing
 
 @Suite("CollapseID and request mapping")
@@ -42,8 +44,10 @@ struct CollapseIDTests {
         let id = EmailID.stable(accountId: "a", messageId: "<b>")
         let request = HeraldNotificationCenter.bannerRequest(
             for: NotificationContentBuilder.build(from: makeEmail(id.rawValue)), userId: "owner")
-        #expect(request.collapseId == CollapseID(NotificationRequestID(emailId: id)))
-        #expect(request.data?["notificationId"] == .string(CollapseID(NotificationRequestID(emailId: id)).rawValue))
+        #expect(request.collapseId == CollapseID(NotificationRequestID(emailId: id)).rawValue)
+        #expect(
+            request.data?.additionalProperties.value["notificationId"] as? String
+                == CollapseID(NotificationRequestID(emailId: id)).rawValue)
     }
 
     /// iOS names a remote notification by its `apns-collapse-id`, so a removal must use that id, not
@@ -54,8 +58,9 @@ struct CollapseIDTests {
             for: NotificationContentBuilder.build(from: makeEmail(id.rawValue)), userId: "owner")
         let removal = HeraldNotificationCenter.removalRequest(
             for: [NotificationRequestID(emailId: id)], userId: "owner")
-        let collapseId = try #require(banner.collapseId?.rawValue)
+        let collapseId = try #require(banner.collapseId)
         #expect(collapseId != "email-\(id.rawValue)")
-        #expect(removal.data?[HeraldNotificationCenter.removeIdentifiersKey] == .array([.string(collapseId)]))
+        let removed = removal.data?.additionalProperties.value[HeraldNotificationCenter.removeIdentifiersKey]
+        #expect((removed as? [(any Sendable)?])?.map { $0 as? String } == [collapseId])
     }
 }

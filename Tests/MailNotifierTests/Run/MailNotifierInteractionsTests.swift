@@ -66,7 +66,7 @@ struct MailNotifierInteractionsTests {
         func run(_ batch: [Email] = [], heraldURL: URL? = nil, crashingAtCheckpoint crash: Int? = nil)
             async throws -> MailNotifierRun.Result
         {
-            let client = HeraldClient(
+            let client = HeraldConnection(
                 configuration: HeraldClientConfiguration(
                     baseURL: heraldURL ?? server.baseURL, apiKey: APIKey("k"), timeout: .seconds(5)))
             let stateURL = stateURL
@@ -300,7 +300,7 @@ struct MailNotifierInteractionsTests {
         // A directory where the file was: the mailbox reads from memory, but every write fails.
         try FileManager.default.removeItem(at: setup.mailboxURL)
         try FileManager.default.createDirectory(at: setup.mailboxURL, withIntermediateDirectories: false)
-        let client = HeraldClient(
+        let client = HeraldConnection(
             configuration: HeraldClientConfiguration(baseURL: setup.server.baseURL, apiKey: APIKey("k")))
         let state = try #require(try setup.state)
 

@@ -2,8 +2,8 @@ import Foundation
 import MailNotifier
 import Testing
 
-@Suite("HeraldClient lists interactions", .timeLimit(.minutes(1)))
-struct HeraldClientInteractionsTests {
+@Suite("HeraldConnection lists interactions", .timeLimit(.minutes(1)))
+struct HeraldConnectionInteractionsTests {
     static let page = """
         {"items": [
           {"id": "0b6e3f5c-0000-4000-8000-000000000001", "notificationId": "7f1c2a9e-0000-4000-8000-000000000001",
@@ -18,8 +18,8 @@ struct HeraldClientInteractionsTests {
         ], "nextCursor": "c2", "hasMore": true}
         """
 
-    func client(_ url: URL) -> HeraldClient {
-        HeraldClient(
+    func client(_ url: URL) -> HeraldConnection {
+        HeraldConnection(
             configuration: HeraldClientConfiguration(baseURL: url, apiKey: APIKey("test-key-123"), timeout: .seconds(5))
         )
     }
@@ -69,8 +69,8 @@ struct HeraldClientInteractionsTests {
         #expect(requests[0].method == "GET")
         #expect(
             requests[0].path
-                == "/api/v1/interactions?since=a%2Bb%2Fc%3D&userId=owner%201&type=email&action=MARK_READ_ACTION"
-                + "&notificationId=7f1c2a9e-0000-4000-8000-000000000001&limit=500")
+                == "/api/v1/interactions?since=a%2Bb%2Fc%3D&notificationId=7f1c2a9e-0000-4000-8000-000000000001"
+                + "&userId=owner%201&action=MARK_READ_ACTION&type=email&limit=500")
         #expect(requests[0].headers["authorization"] == "Bearer test-key-123")
         #expect(requests[0].headers["accept"] == "application/json")
         #expect(requests[1].path == "/api/v1/interactions", "no filter, no query")
