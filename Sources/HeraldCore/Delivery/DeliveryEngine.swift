@@ -253,9 +253,7 @@ public final class DeliveryEngine: Service {
     private func depthLoop() async {
         while !Task.isCancelled {
             if let depth = try? await store.outboxDepth() { metrics.setOutboxDepth(depth) }
-            if let snapshot = try? await OutboxStore(client: store.client).snapshot(app: nil) {
-                metrics.setOutbox(snapshot)
-            }
+            if let queue = try? await OutboxStore(client: store.client).queue() { metrics.setOutbox(queue) }
             try? await Task.sleep(for: configuration.depthInterval)
         }
     }

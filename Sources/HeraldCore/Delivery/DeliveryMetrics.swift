@@ -115,19 +115,19 @@ public final class DeliveryMetrics: Sendable {
     }
     func setOutboxDepth(_ depth: Int) { outboxDepth.record(depth) }
 
-    /// Sets the operations view's gauges (``OutboxSnapshot``): open deliveries by lane and state, scheduled
+    /// Sets the operations view's gauges (``OutboxSnapshot/Queue``): open deliveries by lane and state, scheduled
     /// notifications by lane, and the oldest due delivery's wait (0 when none is due).
-    func setOutbox(_ snapshot: OutboxSnapshot) {
-        for entry in snapshot.deliveries {
+    func setOutbox(_ queue: OutboxSnapshot.Queue) {
+        for entry in queue.deliveries {
             Gauge(
                 label: Name.outboxDeliveries, dimensions: [("lane", entry.lane.rawValue), ("state", entry.state)],
                 factory: factory
             ).record(entry.count)
         }
-        for (lane, count) in snapshot.scheduled {
+        for (lane, count) in queue.scheduled {
             Gauge(label: Name.scheduled, dimensions: [("lane", lane.rawValue)], factory: factory).record(count)
         }
-        Gauge(label: Name.oldestPending, factory: factory).record(snapshot.oldestPendingSeconds ?? 0)
+        Gauge(label: Name.oldestPending, factory: factory).record(queue.oldestPendingSeconds ?? 0)
     }
     /// Sets how many pushes may be sent and not yet recorded now (``SendWindow``).
     func setSendWindow(_ limit: Int) { sendWindow.record(limit) }

@@ -54,13 +54,18 @@ public struct OutboxSnapshot: Sendable, Hashable {
     /// A process whose heartbeat is older than this is taken for dead.
     public static let workerSilence: TimeInterval = 60
 
+    /// What waits: the part the engine's gauges carry too.
+    public struct Queue: Sendable, Hashable {
+        /// Every lane and state, zeros included.
+        public var deliveries: [DeliveryCount]
+        /// Scheduled notifications (not yet expanded) per lane, zeros included.
+        public var scheduled: [DeliveryLane: Int]
+        /// How long the oldest delivery that is due and not yet sent has waited; nil when none is due.
+        public var oldestPendingSeconds: Double?
+    }
+
     public var at: Date
-    /// Every lane and state, zeros included.
-    public var deliveries: [DeliveryCount]
-    /// Scheduled notifications (not yet expanded) per lane, zeros included.
-    public var scheduled: [DeliveryLane: Int]
-    /// How long the oldest delivery that is due and not yet sent has waited; nil when none is due.
-    public var oldestPendingSeconds: Double?
+    public var queue: Queue
     public var appRates: [AppRate]
     public var signingKeys: [SigningKey]
     public var workers: [Worker]

@@ -12,37 +12,46 @@ public struct OutboxStore: Sendable {
     public func snapshot(app: String?) async throws -> OutboxSnapshot {
         try await client.withTransaction { connection in
             let now = try await connection.query("SELECT now()").scalar(Date.self)
-            let counts = try await connection.query(Self.deliveryCounts(app: app)).decode((String, String, Int).self)
-            var deliveries: [OutboxSnapshot.DeliveryCount] = []
-            for lane in DeliveryLane.allCases {
-                for state in OutboxSnapshot.deliveryStates {
-                    let count = counts.first { $0.0 == lane.rawValue && $0.1 == state }?.2 ?? 0
-                    deliveries.append(OutboxSnapshot.DeliveryCount(lane: lane, state: state, count: count))
-                }
-            }
-            var scheduled = Dictionary(uniqueKeysWithValues: DeliveryLane.allCases.map { ($0, 0) })
-            for (lane, count) in try await connection.query(
-                """
-                SELECT lane, count(*)::int8 FROM notifications
-                WHERE state = 'scheduled' AND (\(app)::text IS NULL OR targets ->> 'appId' = \(app))
-                GROUP BY lane
-                """
-            ).decode((String, Int).self) {
-                if let lane = DeliveryLane(rawValue: lane) { scheduled[lane] = count }
-            }
-            let oldest = try await connection.query(
-                """
-                SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM deliveries
-                WHERE finished_at IS NULL AND state = 'pending' AND next_attempt_at <= now()
-                  AND (\(app)::text IS NULL OR app_id = (SELECT id FROM apps WHERE external_id = \(app)))
-                """
-            ).scalar(Double?.self)
             return OutboxSnapshot(
-                at: now, deliveries: deliveries, scheduled: scheduled, oldestPendingSeconds: oldest,
+                at: now, queue: try await Self.queue(connection, app: app),
                 appRates: try await Self.appRates(connection, app: app),
                 signingKeys: try await Self.signingKeys(connection, app: app),
                 workers: try await Self.workers(connection, app: app, now: now))
         }
+    }
+
+    /// What waits in the whole outbox, for the engine's gauges: the snapshot's queue alone.
+    public func queue() async throws -> OutboxSnapshot.Queue {
+        try await client.withTransaction { connection in try await Self.queue(connection, app: nil) }
+    }
+
+    private static func queue(_ connection: PostgresConnection, app: String?) async throws -> OutboxSnapshot.Queue {
+        let counts = try await connection.query(deliveryCounts(app: app)).decode((String, String, Int).self)
+        var deliveries: [OutboxSnapshot.DeliveryCount] = []
+        for lane in DeliveryLane.allCases {
+            for state in OutboxSnapshot.deliveryStates {
+                let count = counts.first { $0.0 == lane.rawValue && $0.1 == state }?.2 ?? 0
+                deliveries.append(OutboxSnapshot.DeliveryCount(lane: lane, state: state, count: count))
+            }
+        }
+        var scheduled = Dictionary(uniqueKeysWithValues: DeliveryLane.allCases.map { ($0, 0) })
+        for (lane, count) in try await connection.query(
+            """
+            SELECT lane, count(*)::int8 FROM notifications
+            WHERE state = 'scheduled' AND (\(app)::text IS NULL OR targets ->> 'appId' = \(app))
+            GROUP BY lane
+            """
+        ).decode((String, Int).self) {
+            if let lane = DeliveryLane(rawValue: lane) { scheduled[lane] = count }
+        }
+        let oldest = try await connection.query(
+            """
+            SELECT extract(epoch FROM now() - min(next_attempt_at))::float8 FROM deliveries
+            WHERE finished_at IS NULL AND state = 'pending' AND next_attempt_at <= now()
+              AND (\(app)::text IS NULL OR app_id = (SELECT id FROM apps WHERE external_id = \(app)))
+            """
+        ).scalar(Double?.self)
+        return OutboxSnapshot.Queue(deliveries: deliveries, scheduled: scheduled, oldestPendingSeconds: oldest)
     }
 
     /// Open deliveries by lane and state (`retrying`: pending after an attempt), through the outbox's partial index

@@ -42,7 +42,7 @@ struct BroadcastResponse: ResponseEncodable {
         httpStatus = record.httpStatus
         reason = record.reason
         apnsUniqueId = record.uniqueID
-        latencyMs = record.latencyMs?.answerMilliseconds
+        latencyMs = record.latencyMs?.answerTenths
         createdAt = record.createdAt
     }
 }

@@ -40,7 +40,7 @@ struct DeliveryLogItem: Encodable {
         attempt = entry.attempt
         httpStatus = entry.httpStatus
         reason = entry.reason
-        latencyMs = entry.latencyMs?.answerMilliseconds
+        latencyMs = entry.latencyMs?.answerTenths
         errorMessage = entry.errorMessage
         apnsUniqueId = entry.apnsUniqueID
         lane = entry.lane?.rawValue

@@ -74,9 +74,11 @@ struct OutboxResponse: Encodable {
 
     init(_ snapshot: OutboxSnapshot) {
         at = snapshot.at
-        deliveries = snapshot.deliveries.map { DeliveryCount(lane: $0.lane.rawValue, state: $0.state, count: $0.count) }
-        scheduled = Dictionary(uniqueKeysWithValues: snapshot.scheduled.map { ($0.key.rawValue, $0.value) })
-        oldestPendingSeconds = snapshot.oldestPendingSeconds.map { ($0 * 10).rounded() / 10 }
+        deliveries = snapshot.queue.deliveries.map {
+            DeliveryCount(lane: $0.lane.rawValue, state: $0.state, count: $0.count)
+        }
+        scheduled = Dictionary(uniqueKeysWithValues: snapshot.queue.scheduled.map { ($0.key.rawValue, $0.value) })
+        oldestPendingSeconds = snapshot.queue.oldestPendingSeconds?.answerTenths
         apps = snapshot.appRates.map {
             AppRate(appId: $0.appID, deliveriesPerSecond: $0.deliveriesPerSecond.answerRate)
         }
