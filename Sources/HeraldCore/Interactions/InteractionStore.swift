@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Postgres
 
 /// Records what people did with their pushes (`push_interactions`, Migrations/0043) and lists them in order.

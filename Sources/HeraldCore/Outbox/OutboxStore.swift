@@ -1,16 +1,18 @@
-public import Foundation
+import Foundation
 public import Postgres
 
-/// Reads the operations view (``OutboxSnapshot``) in one transaction, so its parts agree.
+/// Reads the operations view (``OutboxSnapshot``) from one snapshot of the database, so its parts agree.
 public struct OutboxStore: Sendable {
     let client: PostgresClient
 
     public init(client: PostgresClient) { self.client = client }
 
     /// The outbox now, confined to `app` (an external id) when given: its deliveries, notifications, rate and keys;
-    /// the processes are everyone's, with the claims of `app`.
+    /// the processes are everyone's, with the claims of `app` and without their pushes in flight, which are every
+    /// app's.
     public func snapshot(app: String?) async throws -> OutboxSnapshot {
         try await client.withTransaction { connection in
+            try await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             let now = try await connection.query("SELECT now()").scalar(Date.self)
             return OutboxSnapshot(
                 at: now, queue: try await Self.queue(connection, app: app),
@@ -22,7 +24,7 @@ public struct OutboxStore: Sendable {
 
     /// What waits in the whole outbox, for the engine's gauges: the snapshot's queue alone.
     public func queue() async throws -> OutboxSnapshot.Queue {
-        try await client.withTransaction { connection in try await Self.queue(connection, app: nil) }
+        try await client.withConnection { connection in try await Self.queue(connection, app: nil) }
     }
 
     private static func queue(_ connection: PostgresConnection, app: String?) async throws -> OutboxSnapshot.Queue {
@@ -38,7 +40,9 @@ public struct OutboxStore: Sendable {
         for (lane, count) in try await connection.query(
             """
             SELECT lane, count(*)::int8 FROM notifications
-            WHERE state = 'scheduled' AND (\(app)::text IS NULL OR targets ->> 'appId' = \(app))
+            WHERE state = 'scheduled'
+              AND (\(app)::text IS NULL
+                  OR targets ->> \(unescaped: NotificationTargets.Key.appId.sqlLiteral) = \(app))
             GROUP BY lane
             """
         ).decode((String, Int).self) {
@@ -118,7 +122,8 @@ public struct OutboxStore: Sendable {
         ).decode((String, String, Date, Date, Int, Int, Date?, String?, Int).self).map {
             OutboxSnapshot.Worker(
                 worker: $0, host: $1, startedAt: $2, lastSeenAt: $3,
-                isAlive: now.timeIntervalSince($3) < OutboxSnapshot.workerSilence, inFlight: $4, claimed: $5,
+                isAlive: now.timeIntervalSince($3) < OutboxSnapshot.workerSilence, inFlight: app == nil ? $4 : nil,
+                claimed: $5,
                 pausedUntil: $6, pauseReason: $7, consecutivePauses: $8)
         }
     }

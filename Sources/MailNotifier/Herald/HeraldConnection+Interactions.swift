@@ -1,5 +1,5 @@
 import Foundation
-public import HeraldClient
+import HeraldClient
 import OpenAPIRuntime
 
 extension HeraldConnection {
