@@ -38,8 +38,8 @@ public struct OutboxSnapshot: Sendable, Hashable {
         public var lastSeenAt: Date
         /// Whether it wrote its heartbeat within ``OutboxSnapshot/workerSilence``.
         public var isAlive: Bool
-        /// Pushes it sent and has not yet recorded.
-        public var inFlight: Int
+        /// Pushes it sent and has not yet recorded, of every app: nil in a snapshot confined to one app.
+        public var inFlight: Int?
         /// Open deliveries it holds claimed (in the snapshot's app, when confined to one).
         public var claimed: Int
         /// Its sending pause after Apple refused the service or its credentials, and why.

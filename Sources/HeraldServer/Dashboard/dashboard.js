@@ -555,7 +555,7 @@
         const row = document.createElement("tr");
         cell(row, `${worker.worker} on ${worker.host}`);
         cell(row, `${worker.alive ? "" : "silent since "}${dateTime(worker.lastSeenAt)}`, worker.alive ? "" : "silent");
-        cell(row, count(worker.inFlight), "num");
+        cell(row, worker.inFlight === null ? "" : count(worker.inFlight), "num");
         cell(row, count(worker.claimed), "num");
         cell(row, worker.pausedUntil ? `${dateTime(worker.pausedUntil)} (${worker.pauseReason})` : "");
         return row;
