@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HTTPTypes
 public import HeraldClient
 import OpenAPIRuntime
@@ -40,13 +40,16 @@ public final class HeraldConnection: Sendable {
     let client: Client
     #if canImport(OpenAPIAsyncHTTPClient)
         private let httpClient: HTTPClient
+    #elseif canImport(OpenAPIURLSession)
+        /// A session of its own configuration is released only once invalidated.
+        private let session: URLSession
     #endif
 
     public init(configuration: HeraldClientConfiguration) {
         self.configuration = configuration
         let transport: any ClientTransport
         #if canImport(OpenAPIAsyncHTTPClient)
-            let timeout = TimeAmount.nanoseconds(Self.nanoseconds(configuration.timeout))
+            let timeout = TimeAmount(configuration.timeout)
             var httpConfiguration = HTTPClient.Configuration()
             httpConfiguration.timeout.connect = timeout
             // A refused connection fails the request at once instead of being retried until the deadline, so it
@@ -57,12 +60,13 @@ public final class HeraldConnection: Sendable {
             self.httpClient = httpClient
             transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout))
         #elseif canImport(OpenAPIURLSession)
-            let seconds = Double(Self.nanoseconds(configuration.timeout)) / 1e9
+            let seconds = configuration.timeout / .seconds(1)
             let sessionConfiguration = URLSessionConfiguration.ephemeral
             sessionConfiguration.timeoutIntervalForRequest = seconds
             sessionConfiguration.timeoutIntervalForResource = seconds
-            transport = URLSessionTransport(
-                configuration: .init(session: URLSession(configuration: sessionConfiguration)))
+            let session = URLSession(configuration: sessionConfiguration)
+            self.session = session
+            transport = URLSessionTransport(configuration: .init(session: session))
         #endif
         self.client = Client(
             serverURL: configuration.baseURL,
@@ -76,6 +80,8 @@ public final class HeraldConnection: Sendable {
     deinit {
         #if canImport(OpenAPIAsyncHTTPClient)
             httpClient.shutdown { _ in }
+        #elseif canImport(OpenAPIURLSession)
+            session.invalidateAndCancel()
         #endif
     }
 
@@ -137,11 +143,6 @@ public final class HeraldConnection: Sendable {
         } catch {
             throw Self.map(error, timeout: timeout)
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     #if canImport(OpenAPIAsyncHTTPClient)

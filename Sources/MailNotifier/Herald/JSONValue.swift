@@ -55,7 +55,6 @@ extension JSONValue {
         case nil: self = .null
         case let value as Bool: self = .bool(value)
         case let value as Int: self = .int(value)
-        case let value as Int64: self = Int(exactly: value).map(JSONValue.int) ?? .double(Double(value))
         case let value as Double: self = .double(value)
         case let value as String: self = .string(value)
         case let value as [(any Sendable)?]: self = .array(value.map(JSONValue.init(openAPIValue:)))
