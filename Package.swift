@@ -70,6 +70,7 @@ let foundationTargets: [Target] = [
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ],
         swiftSettings: strictSettings
     ),
@@ -101,7 +102,9 @@ let foundationTargets: [Target] = [
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "OTel", package: "swift-otel"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ],
         swiftSettings: strictSettings
@@ -370,6 +373,7 @@ let gatewayTargets: [Target] =
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // Compiled into the binary, so `herald serve` serves the dashboard wherever it is installed.
             resources: [
@@ -381,6 +385,7 @@ let gatewayTargets: [Target] =
         .testTarget(
             name: "HeraldServerTests",
             dependencies: [
+                "APNs",
                 "APNsCore",
                 "Cryptography",
                 "HeraldCore",
@@ -390,6 +395,7 @@ let gatewayTargets: [Target] =
                 "Postgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -451,6 +457,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        // OTLP over HTTP only: the gRPC exporter's dependencies would double the build for nothing Herald uses.
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: cLibraries + foundationTargets + apnsTargets + clientTargets + mailNotifierTargets + gatewayTargets
         + testSupportTargets + deliveryBenchmarkTargets + deployTargets + benchmarkTargets,

@@ -15,6 +15,7 @@ import Testing
 
 /// A real Herald server on a free port over a fresh database, with credentials of every kind.
 struct APIHarness: Sendable {
+    let databaseURL: String
     let client: PostgresClient
     let services: HeraldServices
     var settings: ServerSettings
@@ -53,7 +54,8 @@ struct APIHarness: Sendable {
             keys[scope] = try await services.keys.create(name: "\(scope.rawValue) key", scope: scope).secret
         }
         return APIHarness(
-            client: client, services: services, settings: settings, hmacSecret: secret, signingKey: signingKey,
+            databaseURL: url, client: client, services: services, settings: settings, hmacSecret: secret,
+            signingKey: signingKey,
             keys: keys)
     }
 

@@ -36,6 +36,8 @@ public struct ClaimedDelivery: Sendable {
     public let lane: DeliveryLane
     /// Where the claimed row version is stored, so recording the result finds it without an index.
     let rowLocation: RowLocation
+    /// The trace of the request that caused it, when tracing was on; its push's spans join it.
+    public let trace: TraceCarrier?
 
     public var notificationType: String { notification.type }
     public var notificationCanceled: Bool { notification.canceled }

@@ -43,6 +43,7 @@ extension DeliveryStore {
             case variant = "c.variant"
             case lane = "c.lane"
             case rowLocation = "c.ctid::text"
+            case trace = "c.trace_context"
         }
 
         static let name = "herald_delivery_claim"
@@ -67,7 +68,7 @@ extension DeliveryStore {
                     attempts = d.attempts + 1, updated_at = now()
                 WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state IN ('pending', 'deferred')
                 RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts,
-                    d.last_reason, d.next_attempt_at, d.variant, d.lane, d.ctid
+                    d.last_reason, d.next_attempt_at, d.variant, d.lane, d.ctid, d.trace_context
             )
             SELECT \(Column.selectList)
             FROM claimed AS c
@@ -119,7 +120,10 @@ extension DeliveryStore {
                     badgeEnabled: try row.decode(Column.badgeEnabled, as: Bool.self)),
                 variant: PayloadVariant(rawValue: try row.decode(Column.variant, as: String.self)) ?? .default,
                 lane: DeliveryLane(rawValue: try row.decode(Column.lane, as: String.self)) ?? .bulk,
-                rowLocation: RowLocation(ctid: try row.decode(Column.rowLocation, as: String.self)))
+                rowLocation: RowLocation(ctid: try row.decode(Column.rowLocation, as: String.self)),
+                trace: try row.decode(Column.trace, as: PostgresJSON?.self).flatMap {
+                    try? $0.decode(TraceCarrier.self)
+                })
         }
     }
 

@@ -67,7 +67,8 @@ extension DeliveryEngine {
 
     /// Writes the batch's results, retrying briefly; if the database stays unreachable the leases run out
     /// and the rescuer sends the rows again (at-least-once).
-    func record(_ attempts: [DeliveryAttempt]) async {
+    /// - Returns: Whether the results were written.
+    func record(_ attempts: [DeliveryAttempt]) async -> Bool {
         var deactivated: [DeactivatedDevice] = []
         var written = false
         for trial in 1...3 {
@@ -82,11 +83,12 @@ extension DeliveryEngine {
                 try? await Task.sleep(for: .milliseconds(200 * trial))
             }
         }
-        guard written else { return }
+        guard written else { return false }
         metrics.recordBatch(
             attempts.map { .init(lane: $0.delivery.lane, outcome: $0.outcome, latency: $0.latency) })
         if attempts.contains(where: { $0.outcome.isDueNow }) { doorbell.ring() }
         report(attempts, deactivated: deactivated)
+        return true
     }
 
     /// Tells the event sink (the webhook) about deactivated devices and final failures.

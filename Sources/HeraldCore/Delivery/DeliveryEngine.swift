@@ -4,6 +4,7 @@ public import Logging
 public import Postgres
 public import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// Turns `pending` delivery rows into pushes and records what Apple said (ARCHITECTURE.md steps Claim,
 /// Send, Record). Any number of engines, in any number of processes, share one database.
@@ -183,6 +184,7 @@ public final class DeliveryEngine: Service {
                     continue
                 }
                 let batch: [ClaimedDelivery]
+                let claimStart = DefaultTracerClock.now
                 do {
                     batch = try await store.claim(
                         limit: permits, workerID: configuration.workerID, lease: configuration.lease)
@@ -193,13 +195,14 @@ public final class DeliveryEngine: Service {
                     await doorbell.wait(after: generation, timeout: configuration.pollInterval)
                     continue
                 }
+                let claim = TraceInterval.since(claimStart)
                 window.returnUnused(permits - batch.count)
                 if isProbe {
                     // Nobody else sends until the probe is answered and recorded.
-                    if !batch.isEmpty { await process(batch) }
+                    if !batch.isEmpty { await process(batch, claim: claim) }
                     endProbe()
                 } else if !batch.isEmpty {
-                    batches.addTask { await self.process(batch) }
+                    batches.addTask { await self.process(batch, claim: claim) }
                 }
                 if batch.count < permits {
                     await doorbell.wait(after: generation, timeout: configuration.pollInterval)
@@ -211,8 +214,10 @@ public final class DeliveryEngine: Service {
     /// Writes what the batches queued, everything that came while the last write ran, until the workers are done.
     private func writeLoop() async {
         while let entries = await recordQueue.next() {
-            await record(entries.flatMap(\.attempts))
-            for entry in entries { entry.written.resume() }
+            let start = DefaultTracerClock.now
+            let committed = await record(entries.flatMap(\.attempts))
+            let write = RecordedWrite(interval: .since(start), committed: committed)
+            for entry in entries { entry.written.resume(returning: write) }
         }
     }
 

@@ -6,7 +6,7 @@ import Synchronization
 final class RecordQueue: Sendable {
     struct Entry: Sendable {
         let attempts: [DeliveryAttempt]
-        let written: CheckedContinuation<Void, Never>
+        let written: CheckedContinuation<RecordedWrite, Never>
     }
 
     private struct State {
@@ -33,10 +33,11 @@ final class RecordQueue: Sendable {
 
     private let state = Mutex(State())
 
-    /// Queues `attempts` and returns once a writer has written them.
-    func record(_ attempts: [DeliveryAttempt]) async {
-        guard !attempts.isEmpty else { return }
-        await withCheckedContinuation { (written: CheckedContinuation<Void, Never>) in
+    /// Queues `attempts` and returns, once a writer has written them, the write that did; nil for no attempts.
+    @discardableResult
+    func record(_ attempts: [DeliveryAttempt]) async -> RecordedWrite? {
+        guard !attempts.isEmpty else { return nil }
+        return await withCheckedContinuation { (written: CheckedContinuation<RecordedWrite, Never>) in
             let handOff = state.withLock { state -> (CheckedContinuation<[Entry]?, Never>, [Entry])? in
                 state.entries.append(Entry(attempts: attempts, written: written))
                 guard !state.writers.isEmpty else { return nil }

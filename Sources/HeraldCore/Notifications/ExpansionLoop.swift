@@ -2,6 +2,7 @@ import Foundation
 public import Logging
 public import Postgres
 public import ServiceLifecycle
+import Tracing
 
 /// Keeps expanding notifications as they fall due: woken at once by `NOTIFY` (or an in-process ``wake()``), by the
 /// time of the next scheduled one, and by polling as the safety net for lost notifications.
@@ -51,13 +52,10 @@ public struct ExpansionLoop: Service {
                     lastPrune = .now
                     try await store.pruneIdempotencyKeys()
                 }
-                for expansion in try await expander.expandDue() {
-                    logger.info(
-                        "expanded notification",
-                        metadata: [
-                            "notification.id": "\(expansion.notificationID)",
-                            "deliveries": "\(expansion.deliveries)", "suppressions": "\(expansion.suppressions)",
-                        ])
+                while true {
+                    let start = DefaultTracerClock.now
+                    guard let expansion = try await expander.expandNext() else { break }
+                    report(expansion, startedAt: start)
                 }
                 if let next = try await expander.nextDue() {
                     let wait = max(0, next.timeIntervalSinceNow)
@@ -69,5 +67,25 @@ public struct ExpansionLoop: Service {
             }
             await doorbell.wait(after: seen, timeout: timeout)
         }
+    }
+
+    /// Logs an expansion and, when its notification was accepted in a trace, adds its span to that trace (the log line
+    /// then carries the trace's id).
+    private func report(_ expansion: NotificationExpander.Expansion, startedAt start: DefaultTracerClock.Instant) {
+        let log = {
+            logger.info(
+                "expanded notification",
+                metadata: [
+                    "notification.id": "\(expansion.notificationID)",
+                    "deliveries": "\(expansion.deliveries)", "suppressions": "\(expansion.suppressions)",
+                ])
+        }
+        guard let trace = expansion.trace else { return log() }
+        let span = startSpan(HeraldSpan.expand, context: trace.context, at: start)
+        span.attributes["herald.notification.id"] = expansion.notificationID.uuidString.lowercased()
+        span.attributes["herald.deliveries"] = expansion.deliveries
+        span.attributes["herald.suppressions"] = expansion.suppressions
+        InstrumentationContext.$current.withValue(span.context, operation: log)
+        span.end()
     }
 }

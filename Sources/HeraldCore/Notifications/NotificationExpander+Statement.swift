@@ -9,17 +9,19 @@ extension NotificationExpander {
         private typealias Target = NotificationTargets.Key
         private typealias Person = PersonReference.Key
 
-        /// What the expansion answers: the notification, how many deliveries and suppressions it made, and the
-        /// wake-up sent to the delivery engine.
+        /// What the expansion answers: the notification, how many deliveries and suppressions it made, the
+        /// wake-up sent to the delivery engine, and the trace the notification belongs to.
         enum Column: PostgresColumn {
             case notificationID
             case deliveries
             case suppressions
             case notified
+            case trace
 
             var expression: String {
                 switch self {
                 case .notificationID: "e.id"
+                case .trace: "e.trace_context"
                 case .deliveries: "(SELECT count(*) FROM inserted)"
                 case .suppressions: "(SELECT count(*) FROM suppressed)"
                 case .notified: "pg_notify('\(HeraldChannel.deliveries)', e.id::text)::text"
@@ -56,7 +58,7 @@ extension NotificationExpander {
         static let sql = """
             WITH n AS (
                 SELECT id, kind, type, project_id, project_external_id, targets, respect_preferences, respect_quiet_hours,
-                       lane,
+                       lane, trace_context,
                        CASE WHEN targets ? \(Target.pushToStart.sqlLiteral) THEN 'push_to_start'
                             WHEN targets ? \(Target.activityId.sqlLiteral) THEN 'activity'
                             WHEN content ->> \(NotificationMessage.CodingKeys.pushType.sqlLiteral)
@@ -155,10 +157,10 @@ extension NotificationExpander {
             inserted AS (
                 INSERT INTO deliveries
                     (notification_id, user_id, device_token_id, environment, variant, notification_type, state,
-                     next_attempt_at, lane, app_id)
+                     next_attempt_at, lane, app_id, trace_context)
                 SELECT n.id, t.user_id, t.device_id, t.environment, t.variant, n.type,
                        CASE WHEN t.release_at IS NULL THEN 'pending' ELSE 'deferred' END, coalesce(t.release_at, now()),
-                       n.lane, t.app_id
+                       n.lane, t.app_id, n.trace_context
                 FROM targeted t CROSS JOIN n
                 ON CONFLICT (notification_id, device_token_id) DO NOTHING
                 RETURNING 1
@@ -193,7 +195,7 @@ extension NotificationExpander {
             expanded AS (
                 UPDATE notifications SET state = 'expanded', expanded_at = now(), updated_at = now()
                 FROM n WHERE notifications.id = n.id
-                RETURNING notifications.id
+                RETURNING notifications.id, n.trace_context
             )
             SELECT \(Column.selectList)
             FROM expanded e
@@ -205,7 +207,10 @@ extension NotificationExpander {
             Expansion(
                 notificationID: try row.decode(Column.notificationID, as: UUID.self),
                 deliveries: try row.decode(Column.deliveries, as: Int.self),
-                suppressions: try row.decode(Column.suppressions, as: Int.self))
+                suppressions: try row.decode(Column.suppressions, as: Int.self),
+                trace: try row.decode(Column.trace, as: PostgresJSON?.self).flatMap {
+                    try? $0.decode(TraceCarrier.self)
+                })
         }
     }
 }

@@ -10,6 +10,8 @@ public struct NotificationExpander: Sendable {
         public var notificationID: UUID
         public var deliveries: Int
         public var suppressions: Int
+        /// The trace of the request that accepted the notification, when tracing was on.
+        public var trace: TraceCarrier? = nil
     }
 
     let client: PostgresClient

@@ -1,5 +1,6 @@
 public import Foundation
 public import Postgres
+import Tracing
 
 /// Accepts notifications into the outbox and reports on them.
 public struct NotificationStore: Sendable {
@@ -27,7 +28,21 @@ public struct NotificationStore: Sendable {
     public func accept(_ draft: NotificationDraft, apiKeyID: UUID?, idempotency: IdempotencyKey? = nil) async throws
         -> Accepted
     {
+        try await withSpan(HeraldSpan.accept) { span in
+            span.attributes["herald.notification.type"] = draft.type
+            let accepted = try await store(draft, apiKeyID: apiKeyID, idempotency: idempotency)
+            span.attributes["herald.notification.id"] = accepted.id.uuidString.lowercased()
+            span.attributes["herald.replayed"] = accepted.replayed
+            return accepted
+        }
+    }
+
+    /// ``accept(_:apiKeyID:idempotency:)``, inside its span, whose context the row keeps for the push's spans.
+    private func store(_ draft: NotificationDraft, apiKeyID: UUID?, idempotency: IdempotencyKey?) async throws
+        -> Accepted
+    {
         if let idempotency, let earlier = try await replay(idempotency) { return earlier }
+        let trace = try TraceCarrier.capture().map { try PostgresJSON(encoding: $0) }
         let content = try PostgresJSON(encoding: draft.message)
         let targets = try PostgresJSON(encoding: draft.targets)
         let project = draft.project?.rawValue
@@ -37,10 +52,10 @@ public struct NotificationStore: Sendable {
             n AS (
                 INSERT INTO notifications
                     (kind, type, project_id, project_external_id, api_key_id, content, targets, respect_preferences,
-                     send_at, expires_at, tags, respect_quiet_hours, lane)
+                     send_at, expires_at, tags, respect_quiet_hours, lane, trace_context)
                 SELECT \(draft.kind.rawValue), \(draft.type), (SELECT id FROM pr), \(project), \(apiKeyID), \(content),
                        \(targets), \(draft.respectPreferences), coalesce(\(draft.sendAt), now()), \(draft.expiresAt),
-                       \(draft.tags.map(\.rawValue)), \(draft.respectQuietHours), \(draft.lane.rawValue)
+                       \(draft.tags.map(\.rawValue)), \(draft.respectQuietHours), \(draft.lane.rawValue), \(trace)
                 WHERE \(project)::text IS NULL OR EXISTS (SELECT 1 FROM pr)
                 RETURNING id
             ),

@@ -9,6 +9,9 @@ public enum HeraldApplication {
     public static func router(settings: ServerSettings, services: HeraldServices) -> Router<HeraldRequestContext> {
         let router = Router(context: HeraldRequestContext.self)
         let shapes = RouteShapes()
+        // First, so every request has a span (joined to the caller's `traceparent`) and what follows runs in it: the
+        // notification a request accepts carries the trace on to its pushes. With tracing off it costs next to nothing.
+        router.add(middleware: TracingMiddleware())
         router.add(middleware: NoStoreMiddleware())
         router.add(
             middleware: RefusalThrottleMiddleware(throttle: settings.refusals, metrics: settings.metrics))

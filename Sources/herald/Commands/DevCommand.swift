@@ -6,6 +6,7 @@ import HeraldServer
 import LocalServices
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// `herald dev`: everything Herald needs, started on this machine with nothing to configure.
 struct DevCommand: AsyncParsableCommand {
@@ -39,7 +40,9 @@ struct DevCommand: AsyncParsableCommand {
         if let port, port != 0, !isLoopbackPortFree(port) {
             throw CommandFailure("port \(port) is in use on 127.0.0.1: pass another --port, or 0 for any free one")
         }
-        let configuration = try HeraldConfiguration.resolve()
+        var configuration = try HeraldConfiguration.resolve()
+        configuration.tracing = try TracingSettings.resolve(environment: ProcessInfo.processInfo.environment)
+        let traceExport = try TraceExport.start(configuration.tracing, logLevel: configuration.logLevel)
         let logger = configuration.logger(label: "herald.dev")
         let migrationSettings = DatabaseSettings(
             migrationsDirectory: migrations ?? configuration.database.migrationsDirectory)
@@ -48,7 +51,8 @@ struct DevCommand: AsyncParsableCommand {
         Console.line("starting PostgreSQL in \(postgresDirectory.path) …")
         try await EmbeddedPostgres.withCluster(options: .init(directory: postgresDirectory, durable: true)) {
             postgres in
-            try await run(on: postgres, migrations: migrationSettings, folder: folder, logger: logger)
+            try await run(
+                on: postgres, migrations: migrationSettings, folder: folder, traceExport: traceExport, logger: logger)
             Console.line("stopping PostgreSQL …")
         }
         Console.line("stopped")
@@ -57,7 +61,7 @@ struct DevCommand: AsyncParsableCommand {
     /// Migrates, starts apns-mock and serves until a signal; stops the mock last.
     private func run(
         on postgres: EmbeddedPostgres, migrations migrationSettings: DatabaseSettings, folder: DevDataFolder,
-        logger: Logger
+        traceExport: (any Service)?, logger: Logger
     ) async throws {
         let databaseURL = postgres.url()
         let database = try PostgresConfiguration(databaseURL)
@@ -76,7 +80,7 @@ struct DevCommand: AsyncParsableCommand {
                 do {
                     try await serve(
                         client: client, engineClient: engineClient, database: database, databaseURL: databaseURL,
-                        apns: apns, folder: folder, logger: logger)
+                        apns: apns, folder: folder, traceExport: traceExport, logger: logger)
                 } catch {
                     try? await apns.stop()
                     throw error
@@ -91,7 +95,7 @@ struct DevCommand: AsyncParsableCommand {
     private func serve(
         client: PostgresClient, engineClient: PostgresClient, database: PostgresConfiguration, databaseURL: String,
         apns: DevAPNs,
-        folder: DevDataFolder, logger: Logger
+        folder: DevDataFolder, traceExport: (any Service)?, logger: Logger
     ) async throws {
         try await DevDemo.seed(Directory(client: client))
         let apiKey = try await DevAPIKey.replace(in: APIKeyStore(client: client))
@@ -111,7 +115,7 @@ struct DevCommand: AsyncParsableCommand {
             client: client, engineClient: engineClient, listener: database, settings: settings,
             delivery: try apns.deliveryRuntime(
                 client: engineClient, metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
-            logger: logger)
+            traceExport: traceExport, logger: logger)
         let host = settings.host
         let dataFolder = folder.root.path
         try await gateway.run(

@@ -40,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try HeraldConfiguration.resolve(
             database: database, apns: apns, delivery: delivery, server: server, sends: deliver)
+        let traceExport = try TraceExport.start(configuration.tracing, logLevel: configuration.logLevel)
         let logger = configuration.logger(label: "herald")
         let settings = try Self.serverSettings(configuration)
         let postgres = try configuration.database.configuration()
@@ -63,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
                     delivery: try deliveryRuntime(
                         client: engineClient, configuration: configuration,
                         metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
-                    webhook: configuration.webhook, logger: logger)
+                    webhook: configuration.webhook, traceExport: traceExport, logger: logger)
                 try await gateway.run(onServing: { port in
                     logger.notice("Herald is serving on \(settings.host):\(port)")
                 })

@@ -25,6 +25,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try HeraldConfiguration.resolve(database: database, apns: apns, delivery: delivery)
+        let traceExport = try TraceExport.start(configuration.tracing, logLevel: configuration.logLevel)
         let logger = configuration.logger(label: "herald.worker")
         let apnsSettings = try configuration.requireAPNs()
         let engine = try configuration.delivery.engineConfiguration(for: apnsSettings)
@@ -40,7 +41,8 @@ struct WorkerCommand: AsyncParsableCommand {
             await runtime.prepare()
             // The engine writes the log, so the days it writes into are made here too (see `LogPartitions`).
             let upkeep = LogPartitionUpkeep(client: client, logger: logger)
-            try await ServiceGroup.stoppedBySignals([upkeep] + runtime.services, logger: logger).run()
+            let services = (traceExport.map { [$0] } ?? []) + [upkeep] + runtime.services
+            try await ServiceGroup.stoppedBySignals(services, logger: logger).run()
         }
     }
 }

@@ -30,6 +30,8 @@ struct HeraldConfiguration: Sendable {
     /// `HERALD_MASTER_KEY_FILE`: seals and opens signing keys kept in the database, for commands that deliver or
     /// serve the API.
     var masterKey: AES256GCM?
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT`: where commands that deliver or serve the API export their traces; nil for none.
+    var tracing: TracingSettings?
 
     /// Reads the log level, the database, and the settings of the given option groups.
     /// - Parameters:
@@ -69,6 +71,9 @@ struct HeraldConfiguration: Sendable {
         }
         if server != nil || (sends && configuration.apns != nil) {
             configuration.masterKey = try MasterKeySettings.load(environment: environment)
+        }
+        if server != nil || delivery != nil {
+            configuration.tracing = try TracingSettings.resolve(environment: environment)
         }
         if let server {
             configuration.http = try HTTPSettings(server, settings)

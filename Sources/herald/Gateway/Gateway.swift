@@ -18,6 +18,8 @@ struct Gateway {
     private let partitionUpkeep: LogPartitionUpkeep
     /// Posts the interactions the API records; the engine has its own for what it delivers.
     private let interactionWebhook: DeliveryWebhook?
+    /// Exports the process's spans (``TraceExport``); started first and stopped last.
+    private let traceExport: (any Service)?
     private let logger: Logger
 
     /// - Parameters:
@@ -28,10 +30,12 @@ struct Gateway {
     ///     process.
     ///   - delivery: The delivery engine to run beside the API; `nil` leaves delivery to a `herald worker`.
     ///   - webhook: Where to post the interactions the API records (`HERALD_WEBHOOK_URL`); `nil` for none.
+    ///   - traceExport: The span exporter when tracing is on.
     init(
         client: PostgresClient, engineClient: PostgresClient, listener: PostgresConfiguration?,
         settings: ServerSettings,
-        delivery: DeliveryRuntime?, webhook: DeliveryWebhook.Configuration? = nil, logger: Logger
+        delivery: DeliveryRuntime?, webhook: DeliveryWebhook.Configuration? = nil, traceExport: (any Service)? = nil,
+        logger: Logger
     ) {
         var settings = settings
         settings.deliversHere = delivery != nil
@@ -44,14 +48,15 @@ struct Gateway {
             },
             apns: delivery?.router, limits: settings.registrationLimits, interactionEvents: interactionWebhook)
         self.delivery = delivery
+        self.traceExport = traceExport
         partitionUpkeep = LogPartitionUpkeep(client: engineClient, logger: logger)
         self.logger = logger
     }
 
     /// Serves until SIGTERM or SIGINT, then stops in the reverse of the start order: the HTTP server (finishing
     /// requests in flight) with the expansion loop, then the engine, so what was accepted until the last request
-    /// still gets claimed, then the APNs connections and, last, the upkeep of the day partitions (for today and the
-    /// days ahead, from the start and every hour).
+    /// still gets claimed, then the APNs connections, the upkeep of the day partitions (for today and the
+    /// days ahead, from the start and every hour) and, last, the span exporter.
     /// - Parameters:
     ///   - onServing: Called with the bound port once the server listens.
     ///   - onStopping: Called when a signal begins the shutdown.
@@ -63,8 +68,8 @@ struct Gateway {
         let application = HeraldApplication.make(
             settings: settings, services: services, logger: logger, onServerRunning: onServing)
         let services: [any Service] =
-            [partitionUpkeep] + (delivery?.services ?? []) + (interactionWebhook.map { [$0] } ?? [])
-            + [application, StopAnnouncement(announce: onStopping)]
+            (traceExport.map { [$0] } ?? []) + [partitionUpkeep] + (delivery?.services ?? [])
+            + (interactionWebhook.map { [$0] } ?? []) + [application, StopAnnouncement(announce: onStopping)]
         try await ServiceGroup.stoppedBySignals(services, logger: logger).run()
     }
 }

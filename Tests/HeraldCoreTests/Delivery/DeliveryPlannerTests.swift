@@ -22,7 +22,7 @@ import Testing
             deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), isDeviceToken: true,
             userExternalID: "alice",
             appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant, lane: .bulk,
-            rowLocation: RowLocation(ctid: "(0,1)"))
+            rowLocation: RowLocation(ctid: "(0,1)"), trace: nil)
     }
 
     static func notification(canceled: Bool = false, expiresAt: Date? = nil) -> ClaimedNotification {
