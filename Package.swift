@@ -285,6 +285,9 @@ let testSupportTargets: [Target] = [
             "Postgres",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ],
         path: "Tests/HeraldTesting",
         swiftSettings: strictSettings

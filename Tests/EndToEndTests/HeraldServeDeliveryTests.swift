@@ -14,12 +14,14 @@ extension Networked {
     /// The whole path through the built binary: `herald serve` accepts over HTTP, expands, and its delivery engine
     /// sends to apns-mock over TLS and HTTP/2.
     @Suite struct HeraldServeDeliveryTests {
-        static func request(_ method: String, _ url: String, key: String, user: String? = nil, body: String? = nil)
-            async throws -> (Int, String)
-        {
+        static func request(
+            _ method: String, _ url: String, key: String, user: String? = nil, body: String? = nil,
+            headers: [String: String] = [:]
+        ) async throws -> (Int, String) {
             var request = URLRequest(url: URL(string: url)!)
             request.httpMethod = method
             request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             if let user { request.setValue(user, forHTTPHeaderField: "X-Herald-User") }
             if let body {
                 request.httpBody = Data(body.utf8)

@@ -20,6 +20,8 @@ enum TraceExport {
         var configuration = OTel.Configuration.default
         configuration.serviceName = "herald"
         configuration.diagnosticLogger = .custom(diagnostics)
+        // Its own problems (a collector that refuses a batch), not a line per setting it read.
+        configuration.diagnosticLogLevel = .warning
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         configuration.traces.exporter = .otlp
