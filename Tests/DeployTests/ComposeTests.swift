@@ -80,7 +80,7 @@ import Yams
         }
         #expect(names.contains("DATABASE_URL"))
         let unknown = try HeraldVariables.unknown(names)
-        #expect(unknown.isEmpty, "not read by Herald or not in the README: \(unknown)")
+        #expect(unknown.isEmpty, "not read by Herald or not in \(HeraldVariables.referencePage): \(unknown)")
     }
 
     @Test(arguments: ["migrate", "herald"]) func commandIsOneHeraldAccepts(_ name: String) async throws {

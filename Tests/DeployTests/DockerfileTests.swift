@@ -59,6 +59,6 @@ import Testing
 
     @Test func namesOnlyVariablesHeraldReads() throws {
         let unknown = try HeraldVariables.unknown(Dockerfile.environment(of: runtime).keys)
-        #expect(unknown.isEmpty, "not read by Herald or not in the README: \(unknown)")
+        #expect(unknown.isEmpty, "not read by Herald or not in \(HeraldVariables.referencePage): \(unknown)")
     }
 }

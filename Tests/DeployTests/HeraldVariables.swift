@@ -24,10 +24,13 @@ enum HeraldVariables {
         return names
     }
 
-    /// The names among `names` that Herald neither reads nor the README documents.
+    /// The page whose configuration reference documents every variable, each in backticks.
+    static let referencePage = "docs/operations.md"
+
+    /// The names among `names` that Herald neither reads nor documents in ``referencePage``.
     static func unknown(_ names: some Sequence<String>) throws -> [String] {
         let read = try read()
-        let readme = try RepositoryFiles.text("README.md")
-        return names.filter { !read.contains($0) || !readme.contains("`\($0)`") }.sorted()
+        let reference = try RepositoryFiles.text(referencePage)
+        return names.filter { !read.contains($0) || !reference.contains("`\($0)`") }.sorted()
     }
 }

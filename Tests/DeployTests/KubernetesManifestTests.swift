@@ -153,7 +153,7 @@ import Yams
         let config = try #require(manifests.one("ConfigMap", named: "herald-config"))
         names.formUnion(config.node["data"]?.mapping?.keys.compactMap(\.string) ?? [])
         let unknown = try HeraldVariables.unknown(names)
-        #expect(unknown.isEmpty, "not read by Herald or not in the README: \(unknown)")
+        #expect(unknown.isEmpty, "not read by Herald or not in \(HeraldVariables.referencePage): \(unknown)")
     }
 
     @Test func commandsAreOnesHeraldAccepts() async throws {

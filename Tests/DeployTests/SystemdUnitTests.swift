@@ -75,6 +75,6 @@ import Testing
         }
         #expect(names.contains("DATABASE_URL"))
         let unknown = try HeraldVariables.unknown(names)
-        #expect(unknown.isEmpty, "not read by Herald or not in the README: \(unknown)")
+        #expect(unknown.isEmpty, "not read by Herald or not in \(HeraldVariables.referencePage): \(unknown)")
     }
 }

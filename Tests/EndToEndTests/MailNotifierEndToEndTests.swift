@@ -142,8 +142,8 @@ extension Networked {
             try await setup.stop()
         }
 
-        /// The README's round: first launch, new mail → banner, badge only on change, respond → the banner is
-        /// withdrawn by the collapse id it was sent with and the badge drops.
+        /// docs/mail-notifier.md's round: first launch, new mail → banner, badge only on change, respond → the
+        /// banner is withdrawn by the collapse id it was sent with and the badge drops.
         @Test func firstLaunchBannerBadgeAndRespondWithdrawTheBannerByItsCollapseId() async throws {
             let setup = try await Setup.start()
             defer { if setup.gateway.server.process.isRunning { setup.gateway.server.process.terminate() } }

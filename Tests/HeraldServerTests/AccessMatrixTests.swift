@@ -5,7 +5,7 @@ import HeraldTesting
 import Postgres
 import Testing
 
-/// The access matrix of the README ("Who may call what") and `openapi.yaml`: every route group called by a key of
+/// The access matrix of docs/api.md ("Who may call what") and `openapi.yaml`: every route group called by a key of
 /// each scope, without an app and of one app, and by a user's own token. Allowed calls get their route's answer;
 /// the others get 403 `forbidden`, and an app's admin key is told the data is shared by every app.
 @Suite(.sharesMachine, .timeLimit(.minutes(3))) struct AccessMatrixTests {
