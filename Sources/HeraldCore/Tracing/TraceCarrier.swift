@@ -8,14 +8,36 @@ public import Tracing
 public struct TraceCarrier: Sendable, Hashable, Codable {
     public let fields: [String: String]
 
-    public init(fields: [String: String]) { self.fields = fields }
+    /// Fields kept at most, the longest name and the longest value kept (W3C asks tracers to pass on at least 512
+    /// characters of `tracestate`).
+    static let fieldLimit = 4
+    static let nameLimit = 64
+    static let valueLimit = 512
 
-    /// The fields of `context` (the current task's by default), or nil when the tracer writes none.
+    /// Keeps what fits the bounds: the fields come partly from the caller's headers (`tracestate`), and each delivery
+    /// of a fan-out stores a copy, so a caller's long header must not become a million long rows.
+    public init(fields: [String: String]) {
+        let fitting = fields.filter { $0.key.utf8.count <= Self.nameLimit && $0.value.utf8.count <= Self.valueLimit }
+        // W3C's own fields first, then the others in a stable order.
+        let ordered = fitting.sorted { (Self.rank($0.key), $0.key) < (Self.rank($1.key), $1.key) }
+        self.fields = Dictionary(uniqueKeysWithValues: ordered.prefix(Self.fieldLimit).map { ($0.key, $0.value) })
+    }
+
+    private static func rank(_ key: String) -> Int {
+        switch key {
+        case "traceparent": 0
+        case "tracestate": 1
+        default: 2
+        }
+    }
+
+    /// The fields of `context` (the current task's by default), or nil when the tracer writes none that fits.
     public static func capture(_ context: InstrumentationContext? = .current) -> TraceCarrier? {
         guard let context else { return nil }
         var fields: [String: String] = [:]
         InstrumentationSystem.instrument.inject(context, into: &fields, using: FieldsInjector())
-        return fields.isEmpty ? nil : TraceCarrier(fields: fields)
+        let carrier = TraceCarrier(fields: fields)
+        return carrier.fields.isEmpty ? nil : carrier
     }
 
     /// The span context the fields carry, to start spans under.
