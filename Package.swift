@@ -300,6 +300,7 @@ let testSupportTargets: [Target] = [
             "APNs",
             "APNsCore",
             "APNsMock",
+            "Cryptography",
             "HeraldCore",
             "HeraldTesting",
             "LocalServices",
