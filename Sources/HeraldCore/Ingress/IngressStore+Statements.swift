@@ -106,8 +106,7 @@ extension IngressStore {
         func decodeRow(_ row: PostgresRow) throws -> RelayReceipt {
             RelayReceipt(
                 id: try row.decode(Column.id, as: UUID.self),
-                acceptedAt: try row.decode(Column.acceptedAt, as: Date.self),
-                replayed: false)
+                acceptedAt: try row.decode(Column.acceptedAt, as: Date.self))
         }
     }
 

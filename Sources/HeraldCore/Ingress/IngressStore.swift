@@ -79,7 +79,7 @@ public struct IngressStore: Sendable {
             }
             if let earlier = try await client.query(ReplayStatement(submission: submission)).first {
                 guard earlier.isSamePush else { throw RelayConflict.apnsIDInUse }
-                return RelayReceipt(id: submission.id.uuid, acceptedAt: earlier.acceptedAt, replayed: true)
+                return RelayReceipt(id: submission.id.uuid, acceptedAt: earlier.acceptedAt)
             }
         }
         throw PostgresError(kind: .invalidUsage, message: "the relayed push's device row was neither found nor created")

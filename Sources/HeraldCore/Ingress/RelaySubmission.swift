@@ -35,8 +35,6 @@ public struct RelayReceipt: Sendable, Equatable {
     public var id: UUID
     /// When it was stored, by the database's clock: its log rows are written after it.
     public var acceptedAt: Date
-    /// `true` when the client sent the same push (its `apns-id`, token and app) before: nothing new was stored.
-    public var replayed: Bool
 }
 
 /// How a relayed push ended, from its final log row.

@@ -49,7 +49,8 @@ struct IngressAnswer: Sendable, Equatable {
     var body: [UInt8]? {
         guard let reason else { return nil }
         var object: [String: Any] = ["reason": reason]
-        if let timestamp { object["timestamp"] = Int64((timestamp.timeIntervalSince1970 * 1000).rounded(.down)) }
+        // Apple's milliseconds, kept to the microsecond in the log: the nearest millisecond is Apple's.
+        if let timestamp { object["timestamp"] = Int64((timestamp.timeIntervalSince1970 * 1000).rounded()) }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             return Array(#"{"reason":"InternalServerError"}"#.utf8)
         }
