@@ -94,6 +94,7 @@ let foundationTargets: [Target] = [
             "APNsCore",
             "APNsMock",
             "HeraldCore",
+            "HeraldIngress",
             "HeraldServer",
             "HeraldWebhook",
             "LocalServices",
@@ -299,6 +300,7 @@ let testSupportTargets: [Target] = [
             "APNs",
             "APNsCore",
             "APNsMock",
+            "Cryptography",
             "HeraldCore",
             "HeraldTesting",
             "LocalServices",
@@ -409,6 +411,44 @@ let gatewayTargets: [Target] =
             // The server glue of the same document, for the test that holds the generated operations to the
             // router's routes; apps that link HeraldClient do not carry it.
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+    ]
+    + [
+        // Apple's provider API spoken inbound: existing APNs clients send through Herald by changing their host.
+        .target(
+            name: "HeraldIngress",
+            dependencies: [
+                "APNsCore",
+                "Cryptography",
+                "HeraldCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HeraldIngressTests",
+            dependencies: [
+                "APNs",
+                "APNsCore",
+                "APNsMock",
+                "Cryptography",
+                "HeraldCore",
+                "HeraldIngress",
+                "HeraldTesting",
+                "Postgres",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
         ),
     ]
     + benchmarks([

@@ -61,5 +61,6 @@ struct LogRowFloor {
         values.append(try row.decode(column: 14, as: String?.self))
         values.append(try row.decode(column: 15, as: Double?.self))
         values.append(try row.decode(column: 16, as: String?.self))
+        values.append(try row.decode(column: 17, as: Date?.self))
     }
 }

@@ -12,6 +12,10 @@ public struct MockCertificateAuthority: Sendable {
     /// The server certificate chain (leaf) and its key, for NIOSSL.
     let serverCertificate: NIOSSLCertificate
     let serverKey: NIOSSLPrivateKey
+    /// The server certificate as PEM, for another TLS server made for tests or `herald dev` (the APNs ingress's).
+    public let serverCertificatePEM: String
+    /// The server certificate's private key as PEM (PKCS#8).
+    public let serverKeyPEM: String
 
     /// - Parameter serverNames: DNS names and IP addresses the server certificate is valid for.
     public init(serverNames: [String] = ["localhost", "127.0.0.1"]) throws {
@@ -47,9 +51,10 @@ public struct MockCertificateAuthority: Sendable {
             },
             issuerPrivateKey: .init(caKey))
         caCertificatePEM = try ca.serializeAsPEM().pemString
-        self.serverCertificate = try NIOSSLCertificate(
-            bytes: Array(server.serializeAsPEM().pemString.utf8), format: .pem)
-        self.serverKey = try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem)
+        serverCertificatePEM = try server.serializeAsPEM().pemString
+        serverKeyPEM = serverKey.pemRepresentation
+        self.serverCertificate = try NIOSSLCertificate(bytes: Array(serverCertificatePEM.utf8), format: .pem)
+        self.serverKey = try NIOSSLPrivateKey(bytes: Array(serverKeyPEM.utf8), format: .pem)
     }
 
     /// Writes the CA certificate as PEM, for `--apns-ca-file` / `HERALD_APNS_CA_FILE`.

@@ -103,7 +103,9 @@ public struct UserTokenVerifier: Sendable {
         if let audience, !(claims.aud?.values.contains(audience) ?? false) {
             throw .invalid("aud does not name this server")
         }
-        guard let user = ExternalID(claims.sub) else { throw .invalid("sub is not a user id") }
+        guard let user = ExternalID(claims.sub), !user.isReservedForHerald else {
+            throw .invalid("sub is not a user id")
+        }
         return user
     }
 }

@@ -43,6 +43,8 @@ public struct ClaimedDelivery: Sendable {
     public var notificationCanceled: Bool { notification.canceled }
     public var expiresAt: Date? { notification.expiresAt }
     public var projectID: UUID? { notification.projectID }
+    /// Whether it is a push an APNs client sent through the ingress (``NotificationMessage/relayed``).
+    public var isRelayed: Bool { (try? notification.message.get())?.relayed != nil }
 
     /// The facts ``DeliveryPolicy`` decides on.
     public var facts: DeliveryFacts {

@@ -21,11 +21,14 @@ public struct DeliveryAttempt: Sendable {
     public let finishedAt: Date
     /// Apple's `apns-unique-id` for an accepted push, when it sent one.
     public let uniqueID: String?
+    /// Apple's `timestamp` of a refusal (a 410's: when it last knew the token valid), when it sent one.
+    public let appleTimestamp: Date?
 
     public init(
         delivery: ClaimedDelivery, outcome: DeliveryOutcome, httpStatus: Int?, reason: DeliveryReason?,
         latency: Double?,
-        payload: PostgresJSON?, errorMessage: String?, feedbackID: String?, finishedAt: Date, uniqueID: String? = nil
+        payload: PostgresJSON?, errorMessage: String?, feedbackID: String?, finishedAt: Date, uniqueID: String? = nil,
+        appleTimestamp: Date? = nil
     ) {
         self.delivery = delivery
         self.outcome = outcome
@@ -37,6 +40,7 @@ public struct DeliveryAttempt: Sendable {
         self.feedbackID = feedbackID
         self.finishedAt = finishedAt
         self.uniqueID = uniqueID
+        self.appleTimestamp = appleTimestamp
     }
 }
 

@@ -5,7 +5,8 @@ import Synchronization
 
 extension DeliveryEngine {
     /// Turns Apple's answers into outcomes through the policy and the burst guard of each delivery's app and
-    /// environment.
+    /// environment. A delivery to an inactive device (only a push relayed by the APNs ingress is sent to one) has no
+    /// device left to deactivate: its answers neither count toward the guard nor wait for it.
     func decide(
         _ results: [SendResult], batch: [ClaimedDelivery],
         plan: DeliveryPlanner.Plan,
@@ -19,12 +20,13 @@ extension DeliveryEngine {
                 let delivery = batch[sent.index]
                 let scope = BurstGuards.Scope(delivery, defaultTopic: defaultTopic)
                 if case .failed = sent.result {
-                } else {
+                } else if delivery.deviceActive {
                     guards.record(
                         wouldDeactivate: policy.wouldDeactivate(sent.result, facts: delivery.facts), in: scope)
                 }
                 let outcome = policy.outcome(
-                    of: sent.result, facts: delivery.facts, now: answeredAt, burstGuardTripped: guards.isTripped(scope),
+                    of: sent.result, facts: delivery.facts, now: answeredAt,
+                    burstGuardTripped: delivery.deviceActive && guards.isTripped(scope),
                     jitter: Double.random(in: 0..<1))
                 return (sent, outcome)
             }
@@ -41,7 +43,7 @@ extension DeliveryEngine {
                 reason: sent.result.reason ?? outcome.reason,
                 latency: sent.result.httpStatus == nil ? nil : sent.latency, payload: content?.payload,
                 errorMessage: sent.result.errorMessage, feedbackID: content?.feedbackID, finishedAt: answeredAt,
-                uniqueID: sent.result.uniqueID)
+                uniqueID: sent.result.uniqueID, appleTimestamp: sent.result.appleTimestamp)
         }
     }
 

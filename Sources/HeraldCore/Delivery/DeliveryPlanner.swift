@@ -54,10 +54,14 @@ struct DeliveryPlanner {
     }
 
     /// What to do without sending: canceled, moved or deactivated devices, expired notifications, a running pause.
+    /// A push relayed by the APNs ingress names a token, not a user: it goes to that token whatever Herald knows of
+    /// its device (deactivated, or moved to a user since), as Apple would take it; Apple's answer is the client's.
     func preflight(_ delivery: ClaimedDelivery, now: Date, paused: Bool) -> DeliveryOutcome? {
         if delivery.notificationCanceled { return .cancel(reason: .notificationCanceled) }
-        if !delivery.deviceActive { return .cancel(reason: .deviceInactive) }
-        if delivery.deviceUserID != delivery.userID { return .cancel(reason: .deviceMovedToAnotherUser) }
+        if !delivery.isRelayed {
+            if !delivery.deviceActive { return .cancel(reason: .deviceInactive) }
+            if delivery.deviceUserID != delivery.userID { return .cancel(reason: .deviceMovedToAnotherUser) }
+        }
         if let expiresAt = delivery.expiresAt, expiresAt <= now { return .expire }
         if paused { return .release(reason: .keyPaused) }
         return nil
@@ -71,7 +75,7 @@ struct DeliveryPlanner {
         case .success(let value): prepared = value
         case .failure(let error): return .failure(Refusal(reason: .invalidContent, message: error.description))
         }
-        guard let bundleID = delivery.deviceTopic ?? bundleID else {
+        guard let bundleID = prepared.template.topic ?? delivery.deviceTopic ?? bundleID else {
             return .failure(
                 Refusal(reason: .missingTopic, message: "no topic: the device has none and no bundle id is configured")
             )
@@ -95,6 +99,13 @@ struct DeliveryPlanner {
         switch delivery.notification.message {
         case .success(let stored): message = stored
         case .failure(let unreadable): return .failure(unreadable)
+        }
+        if let relayed = message.relayed {
+            // Sent as the client wrote it, so a shortened retry sends it unchanged and Apple's second 413 is final.
+            return .success(
+                PreparedContent(
+                    template: PushTemplate(relayed: relayed, message: message),
+                    payload: PostgresJSON(text: relayed.payload), feedbackID: nil))
         }
         guard let payload = message.payload(for: delivery.variant) else {
             return .failure(UnreadableContent(description: "the stored content has no payload"))

@@ -68,6 +68,7 @@ extension DeliveryStore {
                 row.append(attempt.reason?.text)
                 row.append(attempt.latency.map { $0 * 1000 })
                 row.append(attempt.uniqueID)
+                row.append(attempt.appleTimestamp)
             }
         }
         return rows
@@ -106,6 +107,6 @@ extension DeliveryStore {
     public static let logColumns = [
         "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status", "feedback_id",
         "project_id", "payload", "error_message", "apns_id", "environment", "attempt", "http_status", "apns_reason",
-        "latency_ms", "apns_unique_id",
+        "latency_ms", "apns_unique_id", "apns_timestamp",
     ]
 }

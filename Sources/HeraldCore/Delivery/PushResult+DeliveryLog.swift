@@ -1,4 +1,5 @@
 import APNsCore
+import Foundation
 
 /// What the delivery log records of Apple's answer.
 extension PushResult {
@@ -14,6 +15,11 @@ extension PushResult {
     /// Console.
     var uniqueID: String? {
         if case .accepted(let receipt) = self { receipt.uniqueID } else { nil }
+    }
+
+    /// Apple's `timestamp` of a refusal (with a 410: when it last knew the token valid).
+    var appleTimestamp: Date? {
+        if case .rejected(let rejection) = self { rejection.timestamp } else { nil }
     }
 
     /// Apple's reason, or Herald's for a missing answer.

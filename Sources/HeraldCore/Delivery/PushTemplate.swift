@@ -9,6 +9,9 @@ public struct PushTemplate: Sendable {
     public let priority: PushPriority
     public let expiration: PushExpiration?
     public let collapseID: CollapseID?
+    /// The topic the push goes to whatever its device's: a relayed push's own; nil for the device's (or the default
+    /// bundle id).
+    public let topic: String?
 
     /// The custom key naming the notification in every alert's payload: the app reports what the user did with it
     /// (`POST /api/v1/notifications/{id}/interactions`) by this id, which a collapse id of the backend's hides.
@@ -37,6 +40,22 @@ public struct PushTemplate: Sendable {
         priority = message.priority
         expiration = expiresAt.map { .at($0) } ?? (message.event == nil ? nil : .immediately)
         collapseID = message.collapseID ?? CollapseID(notificationID.uuidString.lowercased())
+        topic = nil
+    }
+
+    /// The push an APNs client sent through the ingress, as it sent it: its payload bytes, push type, priority,
+    /// expiration and collapse id, to its own topic. Nothing is added (no notification id, no collapse id of
+    /// Herald's), shaped by the user's appearance or shortened: the ingress checked it against Apple's rules before
+    /// storing it.
+    public init(relayed push: RelayedPush, message: NotificationMessage) {
+        payloadJSON = Data(push.payload.utf8)
+        pushType = message.pushType
+        priority = message.priority
+        expiration = push.expiration.map {
+            $0 == 0 ? .immediately : .at(Date(timeIntervalSince1970: TimeInterval($0)))
+        }
+        collapseID = message.collapseID
+        topic = push.topic
     }
 
     /// The request for one device. The payload was checked when the template was built, so only the

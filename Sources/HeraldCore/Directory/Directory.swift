@@ -46,8 +46,10 @@ public struct Directory: Sendable {
     // MARK: Users
 
     /// Creates or updates a user. - Returns: the user and whether it was created.
-    /// - Throws: ``DomainError`` `.conflict` when another user has the email (compared case-insensitively).
+    /// - Throws: ``DomainError`` `.conflict` when another user has the email (compared case-insensitively);
+    ///   `.invalid` (field `userId`) for an id Herald keeps for itself (``ExternalID/isReservedForHerald``).
     public func putUser(_ id: ExternalID, profile: UserProfile) async throws -> (user: User, created: Bool) {
+        guard !id.isReservedForHerald else { throw ExternalID.reservedForHerald(field: "userId") }
         do {
             let rows = try await client.query(
                 """
@@ -64,8 +66,9 @@ public struct Directory: Sendable {
         }
     }
 
-    /// The user with the backend id `id`, or `nil`.
+    /// The user with the backend id `id`, or `nil` (always for an id reserved for Herald).
     public func user(_ id: ExternalID) async throws -> User? {
+        guard !id.isReservedForHerald else { return nil }
         let rows = try await client.query(
             "SELECT \(unescaped: Self.userColumns) FROM users u WHERE u.external_id = \(id.rawValue)")
         return try rows.first.map(Self.decodeUser)
@@ -73,9 +76,10 @@ public struct Directory: Sendable {
 
     /// Deletes a user with their email address, devices, Live Activity ids, preferences, memberships, deliveries,
     /// log rows and votes.
-    /// - Returns: whether the user existed.
+    /// - Returns: whether the user existed (never for an id reserved for Herald).
     /// - Throws: ``DomainError`` `.conflict` while the user owns a project.
     public func deleteUser(_ id: ExternalID) async throws -> Bool {
+        guard !id.isReservedForHerald else { return false }
         do {
             // Votes name their voter by id or email address, not by a reference a cascade could follow.
             return try await client.query(

@@ -39,7 +39,9 @@ struct AuthMiddleware: RouterMiddleware {
             }
             var actingFor: ExternalID?
             if let user = request.headers[Self.actingUserHeader] {
-                guard let id = ExternalID(user) else { throw JSONObject.badID("X-Herald-User") }
+                guard let id = ExternalID(user), !id.isReservedForHerald else {
+                    throw JSONObject.badID("X-Herald-User")
+                }
                 actingFor = id
             }
             context.identity = .apiKey(key, actingFor: actingFor)

@@ -4,9 +4,11 @@ import Hummingbird
 
 extension HeraldRequestContext {
     /// The path parameter `name` as a backend id (422 when it is not one). Clients may percent-encode the `@` and
-    /// `:` an id can hold (`ada%40example.com`), so the segment is decoded first.
+    /// `:` an id can hold (`ada%40example.com`), so the segment is decoded first. A user id reserved for Herald
+    /// (``ExternalID/isReservedForHerald``) is no backend's: 422 too.
     func externalID(_ name: String) throws(APIError) -> ExternalID {
         guard let text = decodedParameter(name), let id = ExternalID(text) else { throw JSONObject.badID(name) }
+        if name == "userId", id.isReservedForHerald { throw APIError.validation("is reserved for Herald", field: name) }
         return id
     }
 

@@ -115,7 +115,8 @@ struct DevCommand: AsyncParsableCommand {
             client: client, engineClient: engineClient, listener: database, settings: settings,
             delivery: try apns.deliveryRuntime(
                 client: engineClient, metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
-            traceExport: traceExport, logger: logger)
+            traceExport: traceExport, ingress: try DevIngress.make(in: folder, client: client, logger: logger),
+            logger: logger)
         let host = settings.host
         let dataFolder = folder.root.path
         try await gateway.run(

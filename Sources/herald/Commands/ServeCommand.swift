@@ -5,6 +5,7 @@ import CoreMetrics
 import Cryptography
 import Foundation
 import HeraldCore
+import HeraldIngress
 import HeraldServer
 import Logging
 import Postgres
@@ -21,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
             HERALD_API_STATEMENT_TIMEOUT_SECONDS (5), HERALD_ENGINE_POOL_SIZE (delivery workers + 4, the \
             engine's and expansion's), HERALD_LOG_LEVEL (info), \
             HERALD_USER_JWT_SECRET (HS256 user tokens), HERALD_USER_JWT_PUBLIC_KEY (PEM file, ES256 user tokens), \
-            APNS_PRODUCTION (registrations default to production when true). With an APNs key configured \
+            APNS_PRODUCTION (registrations default to production when true), HERALD_APNS_INGRESS_PORT (with \
+            HERALD_APNS_INGRESS_CERT_FILE and HERALD_APNS_INGRESS_KEY_FILE: Apple's provider API for existing APNs \
+            clients). With an APNs key configured \
             (APNS_KEY_PATH or --apns-key-path) it also runs the delivery engine, as `herald worker` does; without \
             one, deliveries wait for a worker. SIGTERM or SIGINT stop it gracefully.
             """)
@@ -64,7 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
                     delivery: try deliveryRuntime(
                         client: engineClient, configuration: configuration,
                         metrics: settings.metrics.deliveryMetricsFactory, logger: logger),
-                    webhook: configuration.webhook, traceExport: traceExport, logger: logger)
+                    webhook: configuration.webhook, traceExport: traceExport,
+                    ingress: try Self.ingress(configuration, client: client, logger: logger), logger: logger)
                 try await gateway.run(onServing: { port in
                     logger.notice("Herald is serving on \(settings.host):\(port)")
                 })
@@ -85,6 +89,22 @@ struct ServeCommand: AsyncParsableCommand {
             client: client, settings: apnsSettings,
             configuration: try configuration.delivery.engineConfiguration(for: apnsSettings),
             webhook: configuration.webhook, masterKey: configuration.masterKey, metrics: metrics, logger: logger)
+    }
+
+    /// The APNs ingress, when `HERALD_APNS_INGRESS_PORT` is set; it stores pushes through the API's pool.
+    private static func ingress(_ configuration: HeraldConfiguration, client: PostgresClient, logger: Logger) throws
+        -> APNsIngress?
+    {
+        guard let settings = configuration.ingress else { return nil }
+        do {
+            return try APNsIngress(
+                configuration: try settings.configuration(masterKey: configuration.masterKey),
+                store: IngressStore(client: client), apiKeys: APIKeyStore(client: client), logger: logger)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure("HERALD_APNS_INGRESS_CERT_FILE, HERALD_APNS_INGRESS_KEY_FILE: \(error)")
+        }
     }
 
     private static func serverSettings(_ configuration: HeraldConfiguration) throws -> ServerSettings {

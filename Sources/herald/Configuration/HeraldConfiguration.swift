@@ -27,6 +27,8 @@ struct HeraldConfiguration: Sendable {
     var webhook: DeliveryWebhook.Configuration?
     /// The HTTP server, for `herald serve`.
     var http: HTTPSettings?
+    /// The APNs ingress, for `herald serve` when `HERALD_APNS_INGRESS_PORT` is set.
+    var ingress: IngressSettings?
     /// `HERALD_MASTER_KEY_FILE`: seals and opens signing keys kept in the database, for commands that deliver or
     /// serve the API.
     var masterKey: AES256GCM?
@@ -76,7 +78,9 @@ struct HeraldConfiguration: Sendable {
             configuration.tracing = try TracingSettings.resolve(environment: environment)
         }
         if let server {
-            configuration.http = try HTTPSettings(server, settings)
+            let http = try HTTPSettings(server, settings)
+            configuration.http = http
+            configuration.ingress = try IngressSettings(settings, defaultHost: http.host)
             configuration.database.poolSize =
                 try settings.positiveInteger(server.databasePoolSize, "HERALD_DATABASE_POOL_SIZE") ?? 16
             if let seconds = try settings.positiveInteger(

@@ -20,6 +20,9 @@ struct Gateway {
     private let interactionWebhook: DeliveryWebhook?
     /// Exports the process's spans (``TraceExport``); started first and stopped last.
     private let traceExport: (any Service)?
+    /// The APNs ingress, when it is on; started after the engine, so it stops (answering its streams in flight)
+    /// while the engine still delivers.
+    private let ingress: (any Service)?
     private let logger: Logger
 
     /// - Parameters:
@@ -31,11 +34,12 @@ struct Gateway {
     ///   - delivery: The delivery engine to run beside the API; `nil` leaves delivery to a `herald worker`.
     ///   - webhook: Where to post the interactions the API records (`HERALD_WEBHOOK_URL`); `nil` for none.
     ///   - traceExport: The span exporter when tracing is on.
+    ///   - ingress: The APNs ingress when it is on.
     init(
         client: PostgresClient, engineClient: PostgresClient, listener: PostgresConfiguration?,
         settings: ServerSettings,
         delivery: DeliveryRuntime?, webhook: DeliveryWebhook.Configuration? = nil, traceExport: (any Service)? = nil,
-        logger: Logger
+        ingress: (any Service)? = nil, logger: Logger
     ) {
         var settings = settings
         settings.deliversHere = delivery != nil
@@ -49,14 +53,16 @@ struct Gateway {
             apns: delivery?.router, limits: settings.registrationLimits, interactionEvents: interactionWebhook)
         self.delivery = delivery
         self.traceExport = traceExport
+        self.ingress = ingress
         partitionUpkeep = LogPartitionUpkeep(client: engineClient, logger: logger)
         self.logger = logger
     }
 
     /// Serves until SIGTERM or SIGINT, then stops in the reverse of the start order: the HTTP server (finishing
-    /// requests in flight) with the expansion loop, then the engine, so what was accepted until the last request
-    /// still gets claimed, then the APNs connections, the upkeep of the day partitions (for today and the
-    /// days ahead, from the start and every hour) and, last, the span exporter.
+    /// requests in flight) with the expansion loop, then the APNs ingress (answering its streams in flight), then the
+    /// engine, so what was accepted until the last request still gets claimed, then the APNs connections, the upkeep
+    /// of the day partitions (for today and the days ahead, from the start and every hour) and, last, the span
+    /// exporter.
     /// - Parameters:
     ///   - onServing: Called with the bound port once the server listens.
     ///   - onStopping: Called when a signal begins the shutdown.
@@ -69,7 +75,8 @@ struct Gateway {
             settings: settings, services: services, logger: logger, onServerRunning: onServing)
         let services: [any Service] =
             (traceExport.map { [$0] } ?? []) + [partitionUpkeep] + (delivery?.services ?? [])
-            + (interactionWebhook.map { [$0] } ?? []) + [application, StopAnnouncement(announce: onStopping)]
+            + (interactionWebhook.map { [$0] } ?? []) + (ingress.map { [$0] } ?? [])
+            + [application, StopAnnouncement(announce: onStopping)]
         try await ServiceGroup.stoppedBySignals(services, logger: logger).run()
     }
 }

@@ -5,7 +5,8 @@ public import APNsCore
 ///
 /// One APNs payload per ``PayloadVariant`` (recipients of one event can read different texts), and the headers all
 /// of them share. Stored as `{"payloads": {"default": {"aps": …}, "voter": …}, "pushType", "priority",
-/// "collapseId", "event"}`.
+/// "collapseId", "event"}`. A push relayed by the APNs ingress has no payloads of Herald's: its ``relayed`` push is
+/// sent as the client wrote it.
 public struct NotificationMessage: Codable, Sendable, Equatable {
     public var payloads: [PayloadVariant: Payload]
     public var pushType: PushType
@@ -13,6 +14,9 @@ public struct NotificationMessage: Codable, Sendable, Equatable {
     public var collapseID: CollapseID?
     /// For events: the facts the payloads were rendered from, kept for reading the outbox.
     public var event: EventFacts?
+    /// For pushes an APNs client sent through the ingress: the client's topic, payload and expiration, sent as they
+    /// are (``PushTemplate/init(relayed:message:)``).
+    public var relayed: RelayedPush?
 
     public init(
         payloads: [PayloadVariant: Payload], pushType: PushType, priority: PushPriority, collapseID: CollapseID? = nil,
@@ -35,8 +39,15 @@ public struct NotificationMessage: Codable, Sendable, Equatable {
             collapseID: collapseID)
     }
 
+    /// A push an APNs client sent through the ingress, with its headers as the client gave them.
+    /// - Parameter collapseID: The client's `apns-collapse-id`; none is made up when it sent none.
+    public init(relayed: RelayedPush, pushType: PushType, priority: PushPriority, collapseID: CollapseID?) {
+        self.init(payloads: [:], pushType: pushType, priority: priority, collapseID: collapseID)
+        self.relayed = relayed
+    }
+
     enum CodingKeys: String, CodingKey {
-        case payloads, pushType, priority, event
+        case payloads, pushType, priority, event, relayed
         case collapseID = "collapseId"
     }
 

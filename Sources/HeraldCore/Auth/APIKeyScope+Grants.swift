@@ -1,12 +1,10 @@
-import HeraldCore
-
 extension APIKeyScope {
     /// Whether a key of this scope may call a route that needs `needed`.
     ///
     /// Scopes nest, so each route names only the least it needs: `read` reads logs, stats, notifications and
-    /// deliveries; `send` also posts events and sends, schedules and cancels notifications; `admin` also manages
-    /// users and acts for them.
-    func grants(_ needed: APIKeyScope) -> Bool {
+    /// deliveries; `send` also posts events and sends, schedules and cancels notifications (and pushes through the APNs
+    /// ingress); `admin` also manages users and acts for them.
+    public func grants(_ needed: APIKeyScope) -> Bool {
         rank >= needed.rank
     }
 

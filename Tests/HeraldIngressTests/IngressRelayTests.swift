@@ -1,0 +1,155 @@
+import APNs
+import APNsCore
+import APNsMock
+import Foundation
+import HeraldCore
+import HeraldIngress
+import HeraldTesting
+import NIOHTTP1
+import Postgres
+import Testing
+
+/// The APNs ingress as an APNs client sees it: Herald's own APNs client sends to it as it would to Apple, and what
+/// reaches `apns-mock` through the delivery engine is what the client sent.
+@Suite(.serialized, .sharesMachine, .timeLimit(.minutes(3)))
+struct IngressRelayTests {
+    @Test func validPushesReachAppleUnchangedAndAreAnsweredWithApplesAnswer() async throws {
+        let harness = try await IngressHarness.start()
+        let later = Date().addingTimeInterval(3600)
+        let pushes = [
+            // Spaces and key order of the client's own, which must survive storage.
+            try PushRequest(
+                deviceToken: MockHarness.deviceToken(prefix: "a1"), bundleID: EngineHarness.bundleID, pushType: .alert,
+                priority: .powerConsidered, expiration: .at(later), collapseID: CollapseID("score"),
+                payloadJSON: Data(#"{"match": 42, "aps":{"alert":{"title":"Goal","body":"1:0"}},"z":[1,2.5,"x"]}"#.utf8)
+            ),
+            try PushRequest(
+                deviceToken: MockHarness.deviceToken(prefix: "a2"), bundleID: EngineHarness.bundleID,
+                pushType: .background, expiration: .immediately,
+                payloadJSON: Data(#"{"aps":{"content-available":1}}"#.utf8)),
+            try PushRequest(
+                deviceToken: MockHarness.deviceToken(prefix: "a3"), bundleID: EngineHarness.bundleID, pushType: .voip,
+                payloadJSON: Data(#"{"caller":"Ada"}"#.utf8)),
+        ]
+        let results = try await harness.send(pushes)
+        for (push, result) in zip(pushes, results) {
+            guard case .accepted(let receipt) = result else {
+                Issue.record("\(push.pushType) push: \(result)")
+                continue
+            }
+            #expect(receipt.apnsID == push.apnsID, "Apple's answer echoes the client's apns-id")
+            #expect(receipt.uniqueID != nil, "and passes on Apple's apns-unique-id")
+            let token = try #require(push.deviceToken)
+            let received = try #require(await harness.received(token: token), "\(push.pushType) reached apns-mock")
+            #expect(received.header("apns-id") == push.apnsID.description)
+            #expect(received.header("apns-push-type") == push.pushType.headerValue)
+            #expect(received.header("apns-topic") == push.topic)
+            #expect(received.header("apns-priority") == String(push.priority.rawValue))
+            #expect(received.header("apns-expiration") == push.expiration?.headerValue)
+            #expect(received.header("apns-collapse-id") == push.collapseID?.value)
+            #expect(received.body == Array(push.payload), "the payload arrives byte for byte")
+        }
+        #expect(try await harness.relayedCount() == 3)
+        let types = try await harness.engine.client.query(
+            "SELECT DISTINCT notification_type, status FROM push_notification_logs"
+        ).decode((String, String).self)
+        #expect(types.map(\.0) == ["apns"] && types.map(\.1) == ["sent"], "each push is logged as an apns push")
+
+        // A client sending a push again after a lost answer gets its answer, and Herald stores nothing new.
+        let again = try await harness.send([pushes[0]])
+        guard case .accepted(let receipt) = again[0] else {
+            Issue.record("a resent push: \(again[0])")
+            return
+        }
+        #expect(receipt.apnsID == pushes[0].apnsID)
+        #expect(try await harness.relayedCount() == 3)
+        // The same apns-id for another push is refused: it names the first.
+        let reused = try PushRequest(
+            apnsID: pushes[0].apnsID, deviceToken: MockHarness.deviceToken(prefix: "a4"),
+            bundleID: EngineHarness.bundleID, pushType: .alert, payloadJSON: Data(#"{"aps":{"alert":"hi"}}"#.utf8))
+        expect(try await harness.send([reused])[0], is: 400, .badMessageID, id: reused.apnsID)
+        #expect(try await harness.relayedCount() == 3)
+        try await harness.stop()
+    }
+
+    @Test func aDeadTokensAnswerComesBackAndAKnownDeviceIsDeactivated() async throws {
+        let harness = try await IngressHarness.start()
+        let appleTime = Int64(Date().timeIntervalSince1970 * 1000)
+        harness.engine.sandbox.script(
+            deviceTokenPrefix: "dead", .reject(status: 410, reason: "Unregistered", timestamp: appleTime))
+        let known = MockHarness.deviceToken(prefix: "dead", index: 1)
+        let unknown = MockHarness.deviceToken(prefix: "dead", index: 2)
+        let user = try await harness.engine.insertUser()
+        let device = try await harness.engine.insertDevice(
+            user: user, token: known.hex, registeredAt: Date().addingTimeInterval(-86400))
+        let pushes = try [known, unknown].map { try MockHarness.alert($0) }
+        let results = try await harness.send(pushes)
+        for (push, result) in zip(pushes, results) {
+            expect(result, is: 410, .unregistered, id: push.apnsID)
+            if case .rejected(let rejection) = result {
+                let timestamp = rejection.timestamp.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+                #expect(timestamp == appleTime, "Apple's timestamp comes back in milliseconds")
+            }
+        }
+        let registered = try await harness.engine.device(device)
+        #expect(!registered.active && registered.reason == "unregistered", "a registered token gets its hygiene")
+        let unseen = try await harness.engine.client.query(
+            "SELECT user_id <> \(user), is_active, deactivation_reason FROM device_tokens WHERE token = \(unknown.hex)"
+        ).decode((Bool, Bool, String?).self)
+        #expect(unseen.count == 1 && unseen[0].0 && !unseen[0].1 && unseen[0].2 == "not_registered")
+        try await harness.stop()
+    }
+
+    @Test func acceptModeAnswersOnceThePushIsStored() async throws {
+        let harness = try await IngressHarness.start(mode: .accept)
+        let token = MockHarness.deviceToken(prefix: "ac")
+        let id = APNsID()
+        let answer = try await harness.post(
+            path: "/3/device/\(token.hex)", headers: IngressHarness.headers(apnsID: id.description),
+            body: Array(#"{"aps":{"alert":"stored"}}"#.utf8))
+        #expect(answer.status == 200)
+        #expect(answer.apnsID == id.description)
+        #expect(answer.headers.first(name: "herald-queued") == "true")
+        #expect(try await harness.received(token: token)?.header("apns-id") == id.description, "and delivers it")
+        try await harness.stop()
+    }
+
+    @Test func pastTheWaitTheClientIsToldThePushIsQueued() async throws {
+        // Apple refusing with 503 pauses sending and keeps the push; the client is answered after 2 s, not 10.
+        let harness = try await IngressHarness.start(wait: .seconds(2))
+        harness.engine.sandbox.script(
+            deviceTokenPrefix: "5e", .reject(status: 503, reason: "ServiceUnavailable", timestamp: nil))
+        let token = MockHarness.deviceToken(prefix: "5e")
+        let id = APNsID()
+        let begin = ContinuousClock.now
+        let answer = try await harness.post(
+            path: "/3/device/\(token.hex)", headers: IngressHarness.headers(apnsID: id.description),
+            body: Array(#"{"aps":{"alert":"later"}}"#.utf8))
+        let waited = ContinuousClock.now - begin
+        #expect(answer.status == 200)
+        #expect(answer.headers.first(name: "herald-queued") == "true")
+        #expect(answer.apnsID == id.description)
+        #expect(waited >= .seconds(2) && waited < .seconds(8), "answered at the wait bound (\(waited))")
+        let open = try await harness.engine.client.query("SELECT count(*) FROM deliveries WHERE id = \(id.uuid)")
+            .scalar(Int.self)
+        #expect(open == 1, "the push is still Herald's to deliver")
+        harness.engine.sandbox.clearScripts()
+        let delivered = try await harness.received(token: token, status: 200, timeout: .seconds(60))
+        #expect(delivered?.header("apns-id") == id.description, "and Herald delivers it once Apple takes pushes again")
+        try await harness.stop()
+    }
+}
+
+/// Expects Apple's refusal `reason` with `status`, naming `id`.
+func expect(
+    _ result: PushResult, is status: Int, _ reason: APNsReason, id: APNsID,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard case .rejected(let rejection) = result else {
+        Issue.record("expected \(status) \(reason), got \(result)", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(rejection.status == status, sourceLocation: sourceLocation)
+    #expect(rejection.reason == reason, sourceLocation: sourceLocation)
+    #expect(rejection.apnsID == id, "the answer names the client's apns-id", sourceLocation: sourceLocation)
+}
