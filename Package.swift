@@ -331,7 +331,26 @@ let deliveryBenchmarkTargets: [Target] = benchmarks([
         ],
         path: "Benchmarks/DeliveryThroughput",
         swiftSettings: strictSettings
-    )
+    ),
+    // The APNs ingress against the same client sending straight to apns-mock, in one run.
+    .executableTarget(
+        name: "ingress-bench",
+        dependencies: [
+            "APNs",
+            "APNsCore",
+            "APNsMock",
+            "Cryptography",
+            "HeraldCore",
+            "HeraldIngress",
+            "LocalServices",
+            "Postgres",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Benchmarks/IngressThroughput",
+        swiftSettings: strictSettings
+    ),
 ])
 
 // MARK: - Benchmarks

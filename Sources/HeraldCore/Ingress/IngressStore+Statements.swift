@@ -4,7 +4,8 @@ import Postgres
 
 extension IngressStore {
     /// Stores a relayed push: its token's device row (found, or made for a token Herald has never seen), the
-    /// notification and its delivery, both with the push's `apns-id` as id, and wakes the engines. Answers nothing
+    /// notification and its delivery, both with the push's `apns-id` as id (``DeliveryWakeUp`` wakes the engines
+    /// after the commit). Answers nothing
     /// when the id is taken (``ReplayStatement`` says by what) or when a concurrent push to the same new token made
     /// its row first.
     struct AcceptStatement: PostgresStatement {
@@ -23,13 +24,11 @@ extension IngressStore {
         enum Column: PostgresColumn {
             case id
             case acceptedAt
-            case notified
 
             var expression: String {
                 switch self {
                 case .id: "n.id"
                 case .acceptedAt: "n.created_at"
-                case .notified: "pg_notify('\(HeraldChannel.deliveries)', n.id::text)::text"
                 }
             }
         }

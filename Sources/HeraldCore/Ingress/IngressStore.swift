@@ -6,8 +6,8 @@ public import Postgres
 /// type `apns` with its one delivery, and the final log rows that answer it.
 ///
 /// A relayed push skips expansion: it names one token, not recipients, so no preference, quiet hours or audience
-/// applies. The notification is stored `expanded` together with its delivery, in one statement that also wakes the
-/// delivery engines (`NOTIFY herald_deliveries`); from there the engine claims, sends, retries and records it like any
+/// applies. The notification is stored `expanded` together with its delivery, in one statement, and the delivery
+/// engines are woken after it commits (``DeliveryWakeUp``); from there the engine claims, sends, retries and records it like any
 /// other delivery, on the fleet's provider token.
 ///
 /// The delivery goes through the device row of its token when Herald has one, whatever its app (a token is one
@@ -16,8 +16,14 @@ public import Postgres
 /// `BadDeviceToken` moves it to the other one, as for any device).
 public struct IngressStore: Sendable {
     let client: PostgresClient
+    private let wakeUp: DeliveryWakeUp
+    private let batches: RelayBatchWriter
 
-    public init(client: PostgresClient) { self.client = client }
+    public init(client: PostgresClient) {
+        self.client = client
+        wakeUp = DeliveryWakeUp(client: client)
+        batches = RelayBatchWriter(client: client)
+    }
 
     /// Creates the user of tokens only the ingress has seen, if it does not exist yet. Idempotent.
     /// - Returns: Its id, for ``accept(_:user:)``.
@@ -67,12 +73,20 @@ public struct IngressStore: Sendable {
     public func accept(_ submission: RelaySubmission, user: UUID) async throws -> RelayReceipt {
         let content = try PostgresJSON(encoding: submission.message)
         let trace = try TraceCarrier.capture().map { try PostgresJSON(encoding: $0) }
+        if let receipt = await batches.store(submission, content: content, trace: trace, user: user) {
+            wakeUp.ring()
+            return receipt
+        }
+        // Alone, to tell a resend from an id in use, or to find the row a concurrent write made for a new token.
         let statement = AcceptStatement(
             submission: submission, user: user, content: content, trace: trace)
         // A first push to a new token can lose the race to create its row to a concurrent one; the second try finds it.
         for _ in 1...2 {
             do {
-                if let receipt = try await client.query(statement).first { return receipt }
+                if let receipt = try await client.query(statement).first {
+                    wakeUp.ring()
+                    return receipt
+                }
             } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
                 // The id is a delivery's that is not a relayed push.
                 throw RelayConflict.apnsIDInUse

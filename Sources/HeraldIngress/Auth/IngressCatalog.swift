@@ -34,6 +34,9 @@ actor IngressCatalog {
     private let logger: Logger
     private var snapshot = Snapshot()
     private var readAt: ContinuousClock.Instant?
+    /// The reading under way: the requests that come meanwhile wait for it rather than take the older snapshot (the
+    /// first requests found none at all).
+    private var reading: Task<Snapshot, Never>?
 
     /// The shortest time between two readings asked for by a name the catalog lacks.
     private static let missRereadInterval = Duration.seconds(1)
@@ -58,17 +61,26 @@ actor IngressCatalog {
     /// The snapshot, read again first when it is older than the lifetime, or when `lacking` holds of it and the last
     /// reading is a second old.
     private func current(lacking: (Snapshot) -> Bool) async -> Snapshot {
+        if let reading { return await reading.value }
         let now = ContinuousClock.now
         if let readAt {
             let age = readAt.duration(to: now)
             guard age >= lifetime || (age >= Self.missRereadInterval && lacking(snapshot)) else { return snapshot }
         }
         readAt = now
-        do {
-            snapshot = try await read()
-        } catch {
-            logger.error("the APNs ingress cannot read the apps and signing keys", metadata: ["error": "\(error)"])
+        let previous = snapshot
+        let task = Task {
+            do {
+                return try await read()
+            } catch {
+                logger.error(
+                    "the APNs ingress cannot read the apps and signing keys", metadata: ["error": "\(error)"])
+                return previous
+            }
         }
+        reading = task
+        snapshot = await task.value
+        reading = nil
         return snapshot
     }
 
