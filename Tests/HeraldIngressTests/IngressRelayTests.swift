@@ -100,6 +100,33 @@ struct IngressRelayTests {
         try await harness.stop()
     }
 
+    /// The first pushes of a fresh ingress arrive together: none is refused while the keys are first read, and they
+    /// are stored many to a statement; a resend and an id used twice are told apart afterwards.
+    @Test func concurrentFirstPushesAreAllStoredInBatches() async throws {
+        let harness = try await IngressHarness.start(mode: .accept)
+        let tokens = (0..<200).map { MockHarness.deviceToken(prefix: "cc", index: $0) }
+        var pushes = try tokens.map { try MockHarness.alert($0) }
+        // Then the same push again, and another push under an id already used.
+        pushes.append(pushes[0])
+        pushes.append(try MockHarness.alert(tokens[1], id: pushes[2].apnsID))
+        // Over four connections at once, as a client's pool opens them.
+        let parts = stride(from: 0, to: 200, by: 50).map { Array(pushes[$0..<$0 + 50]) }
+        let firsts = try await withThrowingTaskGroup(of: [PushResult].self) { group in
+            for part in parts { group.addTask { try await harness.send(part) } }
+            return try await group.reduce([], +)
+        }
+        let results = firsts + (try await harness.send(Array(pushes.suffix(2))))
+        let accepted = results.filter { if case .accepted = $0 { true } else { false } }
+        #expect(accepted.count == 201, "\(Set(results.map(\.description)).prefix(3))")
+        if case .rejected(let rejection) = results.last {
+            #expect(rejection.status == 400 && rejection.reason == .badMessageID)
+        } else {
+            Issue.record("an id used by another push is refused: \(results.last.map(\.description) ?? "none")")
+        }
+        #expect(try await harness.relayedCount() == 200)
+        try await harness.stop()
+    }
+
     @Test func acceptModeAnswersOnceThePushIsStored() async throws {
         let harness = try await IngressHarness.start(mode: .accept)
         let token = MockHarness.deviceToken(prefix: "ac")
