@@ -73,13 +73,13 @@ public struct IngressStore: Sendable {
     public func accept(_ submission: RelaySubmission, user: UUID) async throws -> RelayReceipt {
         let content = try PostgresJSON(encoding: submission.message)
         let trace = try TraceCarrier.capture().map { try PostgresJSON(encoding: $0) }
-        if let receipt = await batches.store(submission, content: content, trace: trace, user: user) {
+        let item = RelayBatchWriter.Item(submission: submission, content: content, trace: trace)
+        if let receipt = await batches.store(item, user: user) {
             wakeUp.ring()
             return receipt
         }
         // Alone, to tell a resend from an id in use, or to find the row a concurrent write made for a new token.
-        let statement = AcceptStatement(
-            submission: submission, user: user, content: content, trace: trace)
+        let statement = RelayBatchWriter.BatchAcceptStatement(items: [item], user: user)
         // A first push to a new token can lose the race to create its row to a concurrent one; the second try finds it.
         for _ in 1...2 {
             do {

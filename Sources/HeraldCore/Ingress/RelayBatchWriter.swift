@@ -9,10 +9,15 @@ import Synchronization
 /// statement, not the row. A push the batch does not store (its id taken, or its new token's row made by a
 /// concurrent write) comes back nil, and ``IngressStore/accept(_:user:)`` stores it alone, which tells those apart.
 final class RelayBatchWriter: Sendable {
-    struct Pending: Sendable {
+    /// A push to store, with its content and trace encoded.
+    struct Item: Sendable {
         let submission: RelaySubmission
         let content: PostgresJSON
         let trace: PostgresJSON?
+    }
+
+    private struct Pending: Sendable {
+        let item: Item
         let stored: CheckedContinuation<RelayReceipt?, Never>
     }
 
@@ -30,12 +35,10 @@ final class RelayBatchWriter: Sendable {
     init(client: PostgresClient) { self.client = client }
 
     /// Stores `submission` with the next batch; nil when the batch did not store it (or failed).
-    func store(
-        _ submission: RelaySubmission, content: PostgresJSON, trace: PostgresJSON?, user: UUID
-    ) async -> RelayReceipt? {
+    func store(_ item: Item, user: UUID) async -> RelayReceipt? {
         await withCheckedContinuation { stored in
             let leads = state.withLock { state in
-                state.queue.append(Pending(submission: submission, content: content, trace: trace, stored: stored))
+                state.queue.append(Pending(item: item, stored: stored))
                 defer { state.writing = true }
                 return !state.writing
             }
@@ -46,10 +49,10 @@ final class RelayBatchWriter: Sendable {
     private func drain(user: UUID) async {
         while let batch = nextBatch() {
             var receipts: [UUID: RelayReceipt] = [:]
-            if let stored = try? await client.query(BatchAcceptStatement(batch: batch, user: user)) {
+            if let stored = try? await client.query(BatchAcceptStatement(items: batch.map(\.item), user: user)) {
                 for receipt in stored { receipts[receipt.id] = receipt }
             }
-            for pending in batch { pending.stored.resume(returning: receipts[pending.submission.id.uuid]) }
+            for pending in batch { pending.stored.resume(returning: receipts[pending.item.submission.id.uuid]) }
         }
     }
 
@@ -68,8 +71,10 @@ final class RelayBatchWriter: Sendable {
 }
 
 extension RelayBatchWriter {
-    /// ``IngressStore/AcceptStatement`` for many pushes at once: each push's token's device row (found, or one made per
-    /// new token), its notification and its delivery, for every push whose id is not taken yet.
+    /// Stores relayed pushes, one or many: each push's token's device row (found, or one made per new token Herald has
+    /// never seen), its notification and its delivery, both with the push's `apns-id` as id, for every push whose id
+    /// is not taken yet. Answers nothing for a push whose id is taken (``IngressStore/ReplayStatement`` says by what)
+    /// or whose new token's row a concurrent write made first.
     struct BatchAcceptStatement: PostgresStatement {
         enum Parameter: PostgresParameter {
             case ids, tokens, apps, appExternalIDs, contents, expirations, apiKeys, traces, user
@@ -153,20 +158,20 @@ extension RelayBatchWriter {
             SELECT \(Column.selectList) FROM n JOIN d ON d.id = n.id
             """
 
-        let batch: [Pending]
+        let items: [Item]
         let user: UUID
 
         func makeBindings() -> PostgresBindings {
             PostgresBindings(Parameter.self) {
                 switch $0 {
-                case .ids: .init(batch.map(\.submission.id.uuid))
-                case .tokens: .init(batch.map(\.submission.token.hex))
-                case .apps: .init(batch.map(\.submission.app.id))
-                case .appExternalIDs: .init(batch.map(\.submission.app.externalID.rawValue))
-                case .contents: .init(batch.map(\.content))
-                case .expirations: .init(batch.map { $0.submission.expiresAt?.timeIntervalSince1970 ?? -1 })
-                case .apiKeys: .init(batch.map { $0.submission.apiKeyID?.uuidString ?? "" })
-                case .traces: .init(batch.map { $0.trace ?? PostgresJSON(text: "null") })
+                case .ids: .init(items.map(\.submission.id.uuid))
+                case .tokens: .init(items.map(\.submission.token.hex))
+                case .apps: .init(items.map(\.submission.app.id))
+                case .appExternalIDs: .init(items.map(\.submission.app.externalID.rawValue))
+                case .contents: .init(items.map(\.content))
+                case .expirations: .init(items.map { $0.submission.expiresAt?.timeIntervalSince1970 ?? -1 })
+                case .apiKeys: .init(items.map { $0.submission.apiKeyID?.uuidString ?? "" })
+                case .traces: .init(items.map { $0.trace ?? PostgresJSON(text: "null") })
                 case .user: .init(user)
                 }
             }
