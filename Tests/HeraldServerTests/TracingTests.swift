@@ -87,7 +87,10 @@ import Tracing
         #expect(nanoseconds(claim.endInstant) <= nanoseconds(batch.startInstant))
         #expect(nanoseconds(batch.endInstant) <= nanoseconds(record.startInstant))
         #expect(nanoseconds(record.endInstant) == nanoseconds(deliver.endInstant))
-        #expect(nanoseconds(accept.endInstant) <= nanoseconds(expand.startInstant) + 1_000_000)
+        // Expansion starts once the accepted row is committed, which is inside the accept span; the span itself ends
+        // only when the request's task resumes, which on a busy machine can come after the expansion loop, woken by
+        // the commit's NOTIFY, has begun.
+        #expect(nanoseconds(accept.startInstant) <= nanoseconds(expand.startInstant))
     }
 
     /// With no tracer (the default), nothing is stored for tracing.
