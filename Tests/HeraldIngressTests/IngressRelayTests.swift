@@ -100,6 +100,38 @@ struct IngressRelayTests {
         try await harness.stop()
     }
 
+    /// A token another app registered is that app's device: a push to it under this app's topic is refused as Apple
+    /// would refuse it, and neither stored nor sent, so the other app's device is never moved or deactivated.
+    @Test func aTokenOfAnotherAppIsRefusedAndItsDeviceUntouched() async throws {
+        let harness = try await IngressHarness.start()
+        let client = harness.engine.client
+        let other = try await client.query(
+            """
+            INSERT INTO apps (external_id, name, bundle_id, team_id, default_environment)
+            VALUES ('other', 'Other', 'com.example.other', 'OTHERTEAM1', 'sandbox') RETURNING id
+            """
+        ).scalar(UUID.self)
+        let token = MockHarness.deviceToken(prefix: "0a")
+        let user = try await harness.engine.insertUser()
+        let device = try await harness.engine.insertDevice(user: user, token: token.hex)
+        try await client.execute("UPDATE device_tokens SET app_id = \(other) WHERE id = \(device)")
+        let results = try await harness.send([try MockHarness.alert(token)])
+        guard case .rejected(let rejection) = results.first else {
+            Issue.record("a push to another app's token: \(results)")
+            return
+        }
+        #expect(rejection.status == 400 && rejection.reason == .deviceTokenNotForTopic)
+        #expect(try await harness.relayedCount() == 0)
+        let row = try await client.query(
+            "SELECT is_active, environment, app_id FROM device_tokens WHERE token = \(token.hex)"
+        ).decode((Bool, String, UUID?).self)
+        #expect(
+            row.map { [$0.0 ? "active" : "inactive", $0.1, $0.2?.uuidString ?? ""] } == [
+                ["active", "sandbox", other.uuidString]
+            ])
+        try await harness.stop()
+    }
+
     /// The first pushes of a fresh ingress arrive together: none is refused while the keys are first read, and they
     /// are stored many to a statement; a resend and an id used twice are told apart afterwards.
     @Test func concurrentFirstPushesAreAllStoredInBatches() async throws {

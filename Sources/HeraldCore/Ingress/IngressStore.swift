@@ -69,7 +69,8 @@ public struct IngressStore: Sendable {
     /// Stores `submission` durably and wakes the engines; or, when its `apns-id` was stored before for the same token
     /// and app (a client sending again after a lost answer), stores nothing and answers the earlier push's receipt.
     /// - Parameter user: The ingress user's id (``prepare()``).
-    /// - Throws: ``RelayConflict/apnsIDInUse`` when the `apns-id` names another push.
+    /// - Throws: ``RelayConflict/apnsIDInUse`` when the `apns-id` names another push;
+    ///   ``RelayConflict/tokenOfAnotherApp`` when another app registered the token.
     public func accept(_ submission: RelaySubmission, user: UUID) async throws -> RelayReceipt {
         let content = try PostgresJSON(encoding: submission.message)
         let trace = try TraceCarrier.capture().map { try PostgresJSON(encoding: $0) }
@@ -95,6 +96,7 @@ public struct IngressStore: Sendable {
                 guard earlier.isSamePush else { throw RelayConflict.apnsIDInUse }
                 return RelayReceipt(id: submission.id.uuid, acceptedAt: earlier.acceptedAt)
             }
+            if try await isOtherAppsToken(submission) { throw RelayConflict.tokenOfAnotherApp }
         }
         throw PostgresError(kind: .invalidUsage, message: "the relayed push's device row was neither found nor created")
     }
@@ -108,5 +110,17 @@ public struct IngressStore: Sendable {
             outcomes[id] = outcome
         }
         return outcomes
+    }
+
+    /// Whether the push's token is a device of another app than the push's.
+    private func isOtherAppsToken(_ submission: RelaySubmission) async throws -> Bool {
+        try await client.query(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM device_tokens t
+                WHERE t.token = \(submission.token.hex)
+                  AND t.app_id IS NOT NULL AND t.app_id <> \(submission.app.id))
+            """
+        ).scalar(Bool.self)
     }
 }

@@ -73,8 +73,10 @@ final class RelayBatchWriter: Sendable {
 extension RelayBatchWriter {
     /// Stores relayed pushes, one or many: each push's token's device row (found, or one made per new token Herald has
     /// never seen), its notification and its delivery, both with the push's `apns-id` as id, for every push whose id
-    /// is not taken yet. Answers nothing for a push whose id is taken (``IngressStore/ReplayStatement`` says by what)
-    /// or whose new token's row a concurrent write made first.
+    /// is not taken yet. A known token is used only through its own app's device row (or one no app has adopted yet, as
+    /// before apps existed): a push to a token another app registered is not stored, so no app's client can reach, move or deactivate another app's device. Answers
+    /// nothing for such a push, for a push whose id is taken (``IngressStore/ReplayStatement`` says by what), and for
+    /// one whose new token's row a concurrent write made first.
     struct BatchAcceptStatement: PostgresStatement {
         enum Parameter: PostgresParameter {
             case ids, tokens, apps, appExternalIDs, contents, expirations, apiKeys, traces, user
@@ -112,7 +114,8 @@ extension RelayBatchWriter {
                 ORDER BY i.id
             ),
             known AS (
-                SELECT t.token, t.id, t.user_id, t.environment FROM device_tokens t
+                SELECT t.token, t.id, t.user_id, t.environment, t.app_id AS app
+                FROM device_tokens t
                 WHERE t.token IN (SELECT token FROM input)
             ),
             created AS (
@@ -129,7 +132,8 @@ extension RelayBatchWriter {
             device AS (
                 SELECT i.*, coalesce(k.id, c.id) AS device_id, coalesce(k.user_id, c.user_id) AS user_id,
                        coalesce(k.environment, c.environment) AS environment
-                FROM input i LEFT JOIN known k ON k.token = i.token LEFT JOIN created c ON c.token = i.token
+                FROM input i LEFT JOIN known k ON k.token = i.token AND (k.app = i.app OR k.app IS NULL)
+                LEFT JOIN created c ON c.token = i.token
                 WHERE coalesce(k.id, c.id) IS NOT NULL
             ),
             n AS (

@@ -64,10 +64,13 @@ public struct RelayOutcome: Sendable, Equatable {
 public enum RelayConflict: Error, Equatable, CustomStringConvertible, Sendable {
     /// The `apns-id` already names another push (another token or app), so it cannot name this one.
     case apnsIDInUse
+    /// The token is registered in another app than the push's topic names.
+    case tokenOfAnotherApp
 
     public var description: String {
         switch self {
         case .apnsIDInUse: "the apns-id already names another push"
+        case .tokenOfAnotherApp: "the device token is registered in another app"
         }
     }
 }

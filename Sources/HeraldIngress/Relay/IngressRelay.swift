@@ -49,6 +49,9 @@ struct IngressRelay: Sendable {
             return Self.answer(outcome, apnsID: push.apnsID)
         } catch RelayConflict.apnsIDInUse {
             return .refused(.badMessageID, head.apnsID)
+        } catch RelayConflict.tokenOfAnotherApp {
+            // What Apple answers a token sent to another app's topic; nothing is stored or sent.
+            return .refused(.deviceTokenNotForTopic, head.apnsID)
         } catch {
             logger.error(
                 "the APNs ingress cannot store a push", metadata: ["apns.id": "\(head.apnsID)", "error": "\(error)"])
