@@ -139,6 +139,7 @@ import Testing
                 (#"{"enabled":true,"start":60,"end":120}"#, "quietHours"),
                 (#"{"enabled":true,"start":60,"end":120,"timeZone":"Mars/Olympus_Mons"}"#, "quietHours.timeZone"),
                 (#"{"enabled":true,"start":60,"end":120,"timeZone":"america/new_york"}"#, "quietHours.timeZone"),
+                (#"{"enabled":true,"start":60,"end":120,"timeZone":"UTC+3"}"#, "quietHours.timeZone"),
                 (#"{"enabled":true,"start":60,"end":120,"timeZone":"UTC","days":[1]}"#, "quietHours.days"),
             ] {
                 let answer = try await Self.quietHours(api, json)

@@ -9,6 +9,27 @@ public struct QuietHours: Sendable, Equatable {
 
     public var enabled: Bool
     public var window: Window
+
+    /// Whether `name` has the shape of a tz database zone name: letters first in each `/`-separated part, then
+    /// letters, digits, `_`, `-` or `+`. A name without `/` has no digit or `+`: the database would read `UTC+3` or
+    /// `EST5` as a POSIX rule (offsets counted westward) that IANA clients cannot read back. Legacy names of that
+    /// shape (`EST5EDT`, `GMT+0`) have spellings with a `/` (`America/New_York`, `Etc/GMT`).
+    static let zoneNameRule = "must be an IANA time zone such as Europe/Berlin, spelt as the tz database spells it"
+
+    static func isZoneName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.allSatisfy { part in
+            guard let first = part.unicodeScalars.first, first.isASCIILetter else { return false }
+            return part.unicodeScalars.allSatisfy { scalar in
+                if scalar.isASCIILetter || scalar == "_" || scalar == "-" { return true }
+                return parts.count > 1 && (("0"..."9").contains(scalar) || scalar == "+")
+            }
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
 
 /// A change of quiet hours, as `PATCH /auth/notifications` gives it: turned on or off, with a new window or the
@@ -30,8 +51,8 @@ public struct QuietHoursChange: Sendable, Equatable {
                 throw .invalid("must be a minute of the day, 0 to 1439", field: field)
             }
             guard start != end else { throw .invalid("must differ from start", field: "quietHours.end") }
-            guard (1...64).contains(timeZone.codePointCount), !timeZone.containsControlOrLineBreak else {
-                throw .invalid("must be an IANA time zone such as Europe/Berlin", field: "quietHours.timeZone")
+            guard (1...64).contains(timeZone.codePointCount), QuietHours.isZoneName(timeZone) else {
+                throw .invalid(QuietHours.zoneNameRule, field: "quietHours.timeZone")
             }
             window = QuietHours.Window(start: start, end: end, timeZone: timeZone)
         default:

@@ -22,6 +22,8 @@ public struct SQLState: Hashable, Sendable, CustomStringConvertible {
     public static let undefinedTable = SQLState("42P01")
     public static let syntaxError = SQLState("42601")
     public static let invalidBinaryRepresentation = SQLState("22P03")
+    /// A setting was given a value it does not take (an unknown `TimeZone`, say).
+    public static let invalidParameterValue = SQLState("22023")
     /// A lock was not granted within `lock_timeout` (or `NOWAIT` found it taken).
     public static let lockNotAvailable = SQLState("55P03")
 
