@@ -207,4 +207,34 @@ struct IngressRefusalTests {
         #expect(keyed == 1, "a push sent with an API key records the key")
         try await harness.stop()
     }
+
+    /// Made-up API keys on many streams of one connection cost the database the address's allowance of lookups, not
+    /// one per stream: the streams past it wait their turn, and each is still answered Apple's way.
+    @Test func madeUpAPIKeysWaitTheirTurnForALookup() async throws {
+        let (perSecond, burst, streams) = (5.0, 2, 8)
+        let harness = try await IngressHarness.start(newKeyLookups: (perSecond, burst))
+        let token = MockHarness.deviceToken(prefix: "b2").hex
+        let started = ContinuousClock.now
+        let reasons = try await withThrowingTaskGroup(of: String?.self) { group in
+            for _ in 0..<streams {
+                let madeUp =
+                    APIKeyStore.keyPrefix + String((0..<43).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZ".randomElement()! })
+                group.addTask {
+                    try await harness.post(
+                        path: "/3/device/\(token)",
+                        headers: IngressHarness.headers() + [("authorization", "bearer \(madeUp)")],
+                        body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), authorized: false
+                    ).reason
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(reasons == Array(repeating: "InvalidProviderToken", count: streams))
+        // Two at once, then one each 200 ms: the last of eight waited at least (8 - 2) × 200 ms.
+        let paced = Duration.seconds(Double(streams - burst) / perSecond)
+        #expect(elapsed >= paced, "\(streams) lookups in \(elapsed), paced: \(paced)")
+        #expect(try await harness.relayedCount() == 0)
+        try await harness.stop()
+    }
 }

@@ -23,30 +23,37 @@ final class IngressCredentials: Sendable {
     private let tokens: ProviderTokenVerifier
     private let apiKeys: APIKeyStore
     private let apiKeyLifetime: Duration
+    /// Paces the lookups of API keys not remembered, per client address.
+    private let lookups: LookupPacer
     /// API key lookups by secret, reused for ``apiKeyLifetime`` (misses too, so a wrong key costs no lookup per push).
     private let knownAPIKeys = Mutex<[String: (key: APIKey?, until: ContinuousClock.Instant)]>([:])
     /// API keys remembered at most.
     private static let rememberedAPIKeys = 1000
 
-    init(catalog: IngressCatalog, tokens: ProviderTokenVerifier, apiKeys: APIKeyStore, apiKeyLifetime: Duration) {
+    init(
+        catalog: IngressCatalog, tokens: ProviderTokenVerifier, apiKeys: APIKeyStore, apiKeyLifetime: Duration,
+        lookups: LookupPacer
+    ) {
         self.catalog = catalog
         self.tokens = tokens
         self.apiKeys = apiKeys
         self.apiKeyLifetime = apiKeyLifetime
+        self.lookups = lookups
     }
 
     /// The identity `authorization` proves, or Apple's reason for refusing it: `MissingProviderToken` without a bearer
     /// token, `InvalidProviderToken` for one Herald cannot verify (or an unknown API key), `ExpiredProviderToken` for
     /// one over an hour old, `Forbidden` for an API key that may not send.
-    /// - Throws: When the database cannot be read to look up an API key.
-    func identify(_ authorization: String?) async throws -> Verdict {
+    /// An API key not remembered is looked up in `address`'s turn (``LookupPacer``).
+    /// - Throws: When the database cannot be read to look up an API key, or the task is cancelled while it waits.
+    func identify(_ authorization: String?, from address: String?) async throws -> Verdict {
         guard let authorization, authorization.utf8.count > 7,
             authorization.prefix(7).lowercased() == "bearer "
         else { return .refused(.missingProviderToken) }
         let credential = String(authorization.dropFirst(7))
         guard !credential.isEmpty else { return .refused(.missingProviderToken) }
         if credential.hasPrefix(APIKeyStore.keyPrefix) {
-            guard let key = try await apiKey(credential) else { return .refused(.invalidProviderToken) }
+            guard let key = try await apiKey(credential, from: address) else { return .refused(.invalidProviderToken) }
             guard key.scope.grants(.send) else { return .refused(.forbidden) }
             return .identified(.apiKey(key))
         }
@@ -71,11 +78,12 @@ final class IngressCredentials: Sendable {
         }
     }
 
-    /// The key of `secret`, from a lookup less than ``apiKeyLifetime`` old or a new one.
-    private func apiKey(_ secret: String) async throws -> APIKey? {
-        let now = ContinuousClock.now
-        if let known = knownAPIKeys.withLock({ $0[secret] }), known.until > now { return known.key }
+    /// The key of `secret`, from a lookup less than ``apiKeyLifetime`` old or a new one in `address`'s turn.
+    private func apiKey(_ secret: String, from address: String?) async throws -> APIKey? {
+        if let known = knownAPIKeys.withLock({ $0[secret] }), known.until > .now { return known.key }
+        try await lookups.waitForTurn(of: address ?? "")
         let key = try await apiKeys.authenticate(secret)
+        let now = ContinuousClock.now
         knownAPIKeys.withLock { known in
             if known.count >= Self.rememberedAPIKeys { known = known.filter { $0.value.until > now } }
             if known.count >= Self.rememberedAPIKeys { known.removeAll() }

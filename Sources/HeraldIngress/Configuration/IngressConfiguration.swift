@@ -30,6 +30,10 @@ public struct IngressConfiguration: Sendable {
     public var catalogLifetime: Duration
     /// How long an API key's lookup is reused. Default 10 s: a revoked key stops pushing within that.
     public var apiKeyLifetime: Duration
+    /// Lookups of API keys not remembered that one client address may cause per second, and at once
+    /// (``LookupPacer``). Default 10 and 20, as the HTTP API's refusal allowance.
+    public var newKeyLookupsPerSecond: Double
+    public var newKeyLookupBurst: Int
     /// Opens signing keys sealed in the database (`HERALD_MASTER_KEY_FILE`), to verify tokens they sign.
     public var masterKey: AES256GCM?
 
@@ -37,7 +41,8 @@ public struct IngressConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int, certificateFile: String, privateKeyFile: String,
         wait: Duration = .seconds(10), mode: Mode = .relay, maxConcurrentStreams: Int = 1000,
         answerPollInterval: Duration = .milliseconds(20), catalogLifetime: Duration = .seconds(30),
-        apiKeyLifetime: Duration = .seconds(10), masterKey: AES256GCM? = nil
+        apiKeyLifetime: Duration = .seconds(10), newKeyLookupsPerSecond: Double = 10, newKeyLookupBurst: Int = 20,
+        masterKey: AES256GCM? = nil
     ) {
         self.host = host
         self.port = port
@@ -49,6 +54,8 @@ public struct IngressConfiguration: Sendable {
         self.answerPollInterval = answerPollInterval
         self.catalogLifetime = catalogLifetime
         self.apiKeyLifetime = apiKeyLifetime
+        self.newKeyLookupsPerSecond = newKeyLookupsPerSecond
+        self.newKeyLookupBurst = newKeyLookupBurst
         self.masterKey = masterKey
     }
 }

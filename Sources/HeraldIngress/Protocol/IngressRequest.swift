@@ -4,6 +4,8 @@ struct IngressRequest: Sendable {
     /// The most body bytes kept: one past the largest payload (VoIP's), enough to tell that a body is too large.
     static let keptBodyBytes = 5121
 
+    /// The client's IP address, when its connection has one.
+    var clientAddress: String?
     var method: String?
     var path: String?
     /// Regular headers in the order they came; names are lowercase on HTTP/2.

@@ -26,7 +26,7 @@ struct IngressRelay: Sendable {
         }
         do {
             let identity: IngressCredentials.Identity
-            switch try await credentials.identify(request.value("authorization")) {
+            switch try await credentials.identify(request.value("authorization"), from: request.clientAddress) {
             case .identified(let known): identity = known
             case .refused(let reason): return .refused(reason, head.apnsID)
             }

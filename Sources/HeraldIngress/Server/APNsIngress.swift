@@ -54,7 +54,9 @@ public final class APNsIngress: Service, Sendable {
         let relay = IngressRelay(
             credentials: IngressCredentials(
                 catalog: catalog, tokens: ProviderTokenVerifier(), apiKeys: apiKeys,
-                apiKeyLifetime: configuration.apiKeyLifetime),
+                apiKeyLifetime: configuration.apiKeyLifetime,
+                lookups: LookupPacer(
+                    perSecond: configuration.newKeyLookupsPerSecond, burst: configuration.newKeyLookupBurst)),
             store: store, waiters: waiters, user: try await store.prepare(), mode: configuration.mode,
             wait: configuration.wait, logger: logger)
         let inFlight = InFlightRequests()

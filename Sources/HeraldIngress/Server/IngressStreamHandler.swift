@@ -21,7 +21,10 @@ final class IngressStreamHandler: ChannelInboundHandler {
         self.answer = answer
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { attached = true }
+    func handlerAdded(context: ChannelHandlerContext) {
+        attached = true
+        request.clientAddress = context.channel.parent?.remoteAddress?.ipAddress
+    }
 
     func handlerRemoved(context: ChannelHandlerContext) { attached = false }
 

@@ -1,5 +1,6 @@
 import Cryptography
 import HeraldIngress
+import HeraldServer
 
 /// The APNs ingress's settings, read when `HERALD_APNS_INGRESS_PORT` is set: `herald serve` then opens Apple's
 /// provider API on that port beside its HTTP API, and `herald dev` too.
@@ -16,6 +17,9 @@ struct IngressSettings: Sendable {
     var wait: Duration
     /// `HERALD_APNS_INGRESS_MODE`: `relay` (default) or `accept`.
     var mode: IngressConfiguration.Mode
+    /// `HERALD_REFUSALS_PER_SECOND`, as the HTTP API reads it: lookups of API keys the ingress has not seen, per
+    /// client address, before they wait their turn.
+    var newKeyLookups: (perSecond: Double, burst: Int)
 
     /// The longest wait one may set, in seconds: Apple's clients time a request out after about a minute.
     static let longestWait = 60.0
@@ -50,6 +54,8 @@ struct IngressSettings: Sendable {
             }
             mode = chosen
         }
+        let refusals = try HTTPSettings.refusals(settings).allowance
+        newKeyLookups = (refusals.perSecond, Int(refusals.burst))
     }
 
     /// The ingress's configuration with the certificate files set, or made by `herald dev`.
@@ -67,6 +73,7 @@ struct IngressSettings: Sendable {
         }
         return IngressConfiguration(
             host: host, port: port, certificateFile: files.0, privateKeyFile: files.1, wait: wait, mode: mode,
+            newKeyLookupsPerSecond: newKeyLookups.perSecond, newKeyLookupBurst: newKeyLookups.burst,
             masterKey: masterKey)
     }
 }

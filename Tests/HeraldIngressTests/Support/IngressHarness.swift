@@ -33,9 +33,11 @@ struct IngressHarness {
     /// - Parameters:
     ///   - mode: The ingress's mode.
     ///   - wait: How long relayed answers are waited for.
+    ///   - newKeyLookups: Lookups of API keys not seen before, per client address: a second, and at once.
     ///   - prepare: Runs against the database before the ingress starts (more apps, keys, API keys, devices).
     static func start(
         mode: IngressConfiguration.Mode = .relay, wait: Duration = .seconds(10),
+        newKeyLookups: (perSecond: Double, burst: Int) = (10, 20),
         prepare: (EngineHarness) async throws -> Void = { _ in }
     ) async throws -> IngressHarness {
         let engine = try await EngineHarness.start()
@@ -66,7 +68,8 @@ struct IngressHarness {
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let ingress = try APNsIngress(
             configuration: IngressConfiguration(
-                port: 0, certificateFile: certificateFile, privateKeyFile: privateKeyFile, wait: wait, mode: mode),
+                port: 0, certificateFile: certificateFile, privateKeyFile: privateKeyFile, wait: wait, mode: mode,
+                newKeyLookupsPerSecond: newKeyLookups.perSecond, newKeyLookupBurst: newKeyLookups.burst),
             store: IngressStore(client: engine.client), apiKeys: APIKeyStore(client: engine.client),
             logger: Logger(label: "test.ingress"),
             onListening: { port in
