@@ -10,12 +10,13 @@ public struct QuietHours: Sendable, Equatable {
     public var enabled: Bool
     public var window: Window
 
+    /// What a refused zone name is told.
+    static let zoneNameRule = "must be an IANA time zone such as Europe/Berlin, spelt as the tz database spells it"
+
     /// Whether `name` has the shape of a tz database zone name: letters first in each `/`-separated part, then
     /// letters, digits, `_`, `-` or `+`. A name without `/` has no digit or `+`: the database would read `UTC+3` or
     /// `EST5` as a POSIX rule (offsets counted westward) that IANA clients cannot read back. Legacy names of that
     /// shape (`EST5EDT`, `GMT+0`) have spellings with a `/` (`America/New_York`, `Etc/GMT`).
-    static let zoneNameRule = "must be an IANA time zone such as Europe/Berlin, spelt as the tz database spells it"
-
     static func isZoneName(_ name: String) -> Bool {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         return parts.allSatisfy { part in
