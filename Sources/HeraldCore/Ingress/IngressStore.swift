@@ -79,25 +79,21 @@ public struct IngressStore: Sendable {
             wakeUp.ring()
             return receipt
         }
-        // Alone, to tell a resend from an id in use, or to find the row a concurrent write made for a new token.
-        let statement = RelayBatchWriter.BatchAcceptStatement(items: [item], user: user)
-        // A first push to a new token can lose the race to create its row to a concurrent one; the second try finds it.
-        for _ in 1...2 {
-            do {
-                if let receipt = try await client.query(statement).first {
-                    wakeUp.ring()
-                    return receipt
-                }
-            } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
-                // The id is a delivery's that is not a relayed push.
-                throw RelayConflict.apnsIDInUse
+        // Alone, to tell a resend from an id in use, or from a token of another app.
+        do {
+            if let receipt = try await RelayBatchWriter.write([item], user: user, client: client).first {
+                wakeUp.ring()
+                return receipt
             }
-            if let earlier = try await client.query(ReplayStatement(submission: submission)).first {
-                guard earlier.isSamePush else { throw RelayConflict.apnsIDInUse }
-                return RelayReceipt(id: submission.id.uuid, acceptedAt: earlier.acceptedAt)
-            }
-            if try await isOtherAppsToken(submission) { throw RelayConflict.tokenOfAnotherApp }
+        } catch let error as PostgresError where error.isServerError(.uniqueViolation) {
+            // The id is a delivery's that is not a relayed push.
+            throw RelayConflict.apnsIDInUse
         }
+        if let earlier = try await client.query(ReplayStatement(submission: submission)).first {
+            guard earlier.isSamePush else { throw RelayConflict.apnsIDInUse }
+            return RelayReceipt(id: submission.id.uuid, acceptedAt: earlier.acceptedAt)
+        }
+        if try await isOtherAppsToken(submission) { throw RelayConflict.tokenOfAnotherApp }
         throw PostgresError(kind: .invalidUsage, message: "the relayed push's device row was neither found nor created")
     }
 
