@@ -208,7 +208,7 @@ extension RelayBatchWriter {
                 case .expirations: .init(items.map { $0.submission.expiresAt?.timeIntervalSince1970 ?? -1 })
                 case .apiKeys: .init(items.map { $0.submission.apiKeyID?.uuidString ?? "" })
                 case .traces: .init(items.map { $0.trace ?? PostgresJSON(text: "null") })
-                                }
+                }
             }
         }
 
