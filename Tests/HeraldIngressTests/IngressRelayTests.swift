@@ -159,6 +159,38 @@ struct IngressRelayTests {
         try await harness.stop()
     }
 
+    /// Two pushes to different tokens under one `apns-id`, sent at the same moment on two connections (so often in
+    /// one stored batch): one is stored and answered 200, the other is refused `BadMessageId`; neither is told it was
+    /// stored when the other was.
+    @Test func oneIDSentTwiceAtOnceIsStoredOnce() async throws {
+        let harness = try await IngressHarness.start(mode: .accept)
+        let pairs = 40
+        let firsts = try (0..<pairs).map { try MockHarness.alert(MockHarness.deviceToken(prefix: "d1", index: $0)) }
+        let seconds = try (0..<pairs).map {
+            try MockHarness.alert(MockHarness.deviceToken(prefix: "d2", index: $0), id: firsts[$0].apnsID)
+        }
+        // Pair i goes out i-th on two connections at once; two more connections do the same with the other half.
+        let half = pairs / 2
+        let parts = [
+            Array(firsts[..<half]), Array(seconds[..<half]), Array(seconds[half...]), Array(firsts[half...]),
+        ]
+        let answered = try await withThrowingTaskGroup(of: [(APNsID, PushResult)].self) { group in
+            for part in parts {
+                group.addTask { zip(part.map(\.apnsID), try await harness.send(part)).map { ($0, $1) } }
+            }
+            return try await group.reduce([], +)
+        }
+        for (id, results) in Dictionary(grouping: answered, by: \.0) {
+            let accepted = results.filter { if case .accepted = $0.1 { true } else { false } }.count
+            let refused = results.filter {
+                if case .rejected(let rejection) = $0.1 { rejection.reason == .badMessageID } else { false }
+            }.count
+            #expect(accepted == 1 && refused == 1, "\(id): \(results.map(\.1.description))")
+        }
+        #expect(try await harness.relayedCount() == pairs)
+        try await harness.stop()
+    }
+
     @Test func acceptModeAnswersOnceThePushIsStored() async throws {
         let harness = try await IngressHarness.start(mode: .accept)
         let token = MockHarness.deviceToken(prefix: "ac")

@@ -47,7 +47,19 @@ final class RelayBatchWriter: Sendable {
     }
 
     private func drain(user: UUID) async {
-        while let batch = nextBatch() {
+        while let queued = nextBatch() {
+            // A receipt names an id, not a push: two pushes with one `apns-id` (a resend, or another client's push
+            // that took the id) would both be given the one the statement stored. So only the first is written with
+            // the batch; the others go alone, where ``IngressStore/ReplayStatement`` tells a resend from a stranger.
+            var ids = Set<UUID>()
+            var batch: [Pending] = []
+            for pending in queued {
+                if ids.insert(pending.item.submission.id.uuid).inserted {
+                    batch.append(pending)
+                } else {
+                    pending.stored.resume(returning: nil)
+                }
+            }
             var receipts: [UUID: RelayReceipt] = [:]
             if let stored = try? await Self.write(batch.map(\.item), user: user, client: client) {
                 for receipt in stored { receipts[receipt.id] = receipt }

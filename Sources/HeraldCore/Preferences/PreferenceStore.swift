@@ -49,7 +49,7 @@ public struct PreferenceStore: Sendable {
         let spelling: String
         do {
             spelling = try await client.query("SELECT set_config('TimeZone', \(name), true)").scalar(String.self)
-        } catch let error as PostgresError where error.sqlState == .invalidParameterValue {
+        } catch let error as PostgresError where error.isServerError(.invalidParameterValue) {
             throw refusal
         }
         guard spelling == name else { throw refusal }
