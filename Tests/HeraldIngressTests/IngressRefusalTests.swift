@@ -62,6 +62,10 @@ struct IngressRefusalTests {
             headers: IngressHarness.headers() + [("apns-expiration", "tomorrow")], status: 400,
             reason: "BadExpirationDate"),
         Case(
+            name: "an expiration past the year 9999, which no database timestamp holds",
+            headers: IngressHarness.headers() + [("apns-expiration", "9223372036854775807")], status: 400,
+            reason: "BadExpirationDate"),
+        Case(
             name: "a collapse id of 65 bytes",
             headers: IngressHarness.headers() + [("apns-collapse-id", String(repeating: "c", count: 65))],
             status: 400, reason: "BadCollapseId"),

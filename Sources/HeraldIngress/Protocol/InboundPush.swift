@@ -72,7 +72,9 @@ struct InboundPush: Sendable, Equatable {
         if pushType == .background && priority == .immediate { throw refuse(.badPriority) }
         var expiration: Int64?
         if let text = request.value("apns-expiration") {
-            guard let seconds = Int64(text), seconds >= 0 else { throw refuse(.badExpirationDate) }
+            guard let seconds = Int64(text), (0...PushExpiration.latestEpochSecond).contains(seconds) else {
+                throw refuse(.badExpirationDate)
+            }
             expiration = seconds
         }
         var collapseID: CollapseID?
