@@ -25,8 +25,7 @@ enum DevIngress {
             )
             try authority.writeCACertificate(to: files.ca)
             try Data(authority.serverCertificatePEM.utf8).write(to: URL(fileURLWithPath: files.certificate))
-            try Data(authority.serverKeyPEM.utf8).write(to: URL(fileURLWithPath: files.key))
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: files.key)
+            try DevDataFolder.writePrivately(Data(authority.serverKeyPEM.utf8), to: URL(fileURLWithPath: files.key))
             made = (files.certificate, files.key)
             trust = "trust \(files.ca)"
         }
