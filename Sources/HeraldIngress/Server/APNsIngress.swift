@@ -53,10 +53,12 @@ public final class APNsIngress: Service, Sendable {
             store: store, masterKey: configuration.masterKey, lifetime: configuration.catalogLifetime, logger: logger)
         let relay = IngressRelay(
             credentials: IngressCredentials(
-                catalog: catalog, tokens: ProviderTokenVerifier(), apiKeys: apiKeys,
-                apiKeyLifetime: configuration.apiKeyLifetime,
-                lookups: LookupPacer(
-                    perSecond: configuration.newKeyLookupsPerSecond, burst: configuration.newKeyLookupBurst)),
+                catalog: catalog, tokens: ProviderTokenVerifier(),
+                apiKeys: APIKeyLookups(
+                    store: apiKeys,
+                    pacer: LookupPacer(
+                        perSecond: configuration.newKeyLookupsPerSecond, burst: configuration.newKeyLookupBurst),
+                    lifetime: configuration.apiKeyLifetime)),
             store: store, waiters: waiters, user: try await store.prepare(), mode: configuration.mode,
             wait: configuration.wait, logger: logger)
         let inFlight = InFlightRequests()
