@@ -3,6 +3,7 @@ import APNsCore
 import APNsMock
 import Foundation
 import HeraldCore
+import HeraldIngress
 import HeraldTesting
 import NIOHTTP1
 import Postgres
@@ -239,6 +240,32 @@ struct IngressRefusalTests {
         let paced = Duration.seconds(Double(streams - burst) / perSecond)
         #expect(elapsed >= paced, "\(streams) lookups in \(elapsed), paced: \(paced)")
         #expect(try await harness.relayedCount() == 0)
+        try await harness.stop()
+    }
+
+    /// A key the ingress has not seen yet, on many streams at once, is looked up once: the streams share the lookup
+    /// rather than each waiting its own turn (at one lookup every five seconds, a second lookup would wait five).
+    @Test func streamsBringingOneNewKeyShareItsLookup() async throws {
+        let harness = try await IngressHarness.start(mode: .accept, newKeyLookups: (0.2, 1))
+        let sender = try await APIKeyStore(client: harness.engine.client).create(
+            name: "shop", scope: .send, app: IngressHarness.appID)
+        let started = ContinuousClock.now
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<10 {
+                let token = MockHarness.deviceToken(prefix: "b3", index: index).hex
+                group.addTask {
+                    try await harness.post(
+                        path: "/3/device/\(token)",
+                        headers: IngressHarness.headers() + [("authorization", "bearer \(sender.secret)")],
+                        body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), authorized: false
+                    ).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(statuses == Array(repeating: 200, count: 10))
+        #expect(elapsed < .seconds(5), "ten streams with one new key answered in \(elapsed)")
         try await harness.stop()
     }
 }
