@@ -218,22 +218,10 @@ struct IngressRefusalTests {
     @Test func madeUpAPIKeysWaitTheirTurnForALookup() async throws {
         let (perSecond, burst, streams) = (5.0, 2, 8)
         let harness = try await IngressHarness.start(newKeyLookups: (perSecond, burst))
-        let token = MockHarness.deviceToken(prefix: "b2").hex
         let started = ContinuousClock.now
-        let reasons = try await withThrowingTaskGroup(of: String?.self) { group in
-            for _ in 0..<streams {
-                let madeUp =
-                    APIKeyStore.keyPrefix + String((0..<43).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZ".randomElement()! })
-                group.addTask {
-                    try await harness.post(
-                        path: "/3/device/\(token)",
-                        headers: IngressHarness.headers() + [("authorization", "bearer \(madeUp)")],
-                        body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), authorized: false
-                    ).reason
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let reasons = try await Self.postAtOnce(harness, streams: streams, tokenPrefix: "b2") { _ in
+            APIKeyStore.keyPrefix + String((0..<43).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZ".randomElement()! })
+        }.map(\.reason)
         let elapsed = ContinuousClock.now - started
         #expect(reasons == Array(repeating: "InvalidProviderToken", count: streams))
         // Two at once, then one each 200 ms: the last of eight waited at least (8 - 2) × 200 ms.
@@ -250,22 +238,32 @@ struct IngressRefusalTests {
         let sender = try await APIKeyStore(client: harness.engine.client).create(
             name: "shop", scope: .send, app: IngressHarness.appID)
         let started = ContinuousClock.now
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<10 {
-                let token = MockHarness.deviceToken(prefix: "b3", index: index).hex
-                group.addTask {
-                    try await harness.post(
-                        path: "/3/device/\(token)",
-                        headers: IngressHarness.headers() + [("authorization", "bearer \(sender.secret)")],
-                        body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), authorized: false
-                    ).status
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let statuses = try await Self.postAtOnce(harness, streams: 10, tokenPrefix: "b3") { _ in sender.secret }
+            .map(\.status)
         let elapsed = ContinuousClock.now - started
         #expect(statuses == Array(repeating: 200, count: 10))
         #expect(elapsed < .seconds(5), "ten streams with one new key answered in \(elapsed)")
         try await harness.stop()
+    }
+
+    /// Posts an alert on `streams` streams at once, stream `i` to its own token with `bearer credential(i)`, and returns
+    /// each answer's status and reason.
+    static func postAtOnce(
+        _ harness: IngressHarness, streams: Int, tokenPrefix: String, credential: (Int) -> String
+    ) async throws -> [(status: Int, reason: String?)] {
+        try await withThrowingTaskGroup(of: (status: Int, reason: String?).self) { group in
+            for index in 0..<streams {
+                let token = MockHarness.deviceToken(prefix: tokenPrefix, index: index).hex
+                let authorization = "bearer \(credential(index))"
+                group.addTask {
+                    let answer = try await harness.post(
+                        path: "/3/device/\(token)",
+                        headers: IngressHarness.headers() + [("authorization", authorization)],
+                        body: Array(#"{"aps":{"alert":"hi"}}"#.utf8), authorized: false)
+                    return (answer.status, answer.reason)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
     }
 }
