@@ -62,5 +62,6 @@ struct LogRowFloor {
         values.append(try row.decode(column: 15, as: Double?.self))
         values.append(try row.decode(column: 16, as: String?.self))
         values.append(try row.decode(column: 17, as: Date?.self))
+        values.append(try row.decode(column: 18, as: UUID?.self))
     }
 }

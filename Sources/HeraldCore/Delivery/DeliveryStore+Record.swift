@@ -69,6 +69,7 @@ extension DeliveryStore {
                 row.append(attempt.latency.map { $0 * 1000 })
                 row.append(attempt.uniqueID)
                 row.append(attempt.appleTimestamp)
+                row.append(delivery.deviceAppID)
             }
         }
         return rows
@@ -107,6 +108,6 @@ extension DeliveryStore {
     public static let logColumns = [
         "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status", "feedback_id",
         "project_id", "payload", "error_message", "apns_id", "environment", "attempt", "http_status", "apns_reason",
-        "latency_ms", "apns_unique_id", "apns_timestamp",
+        "latency_ms", "apns_unique_id", "apns_timestamp", "app_id",
     ]
 }

@@ -19,10 +19,12 @@ import Testing
             id: UUID(), notificationID: notification.id, userID: user, deviceID: UUID(), environment: .sandbox,
             attempt: 1, previousReason: nil, dueAt: Date(), notification: notification, deviceToken: token,
             deviceEnvironment: .sandbox, deviceTopic: topic, deviceActive: active,
-            deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), isDeviceToken: true,
+            deviceUserID: movedToAnotherUser ? UUID() : user, deviceRegisteredAt: Date(), deviceAppID: nil,
+            isDeviceToken: true,
             userExternalID: "alice",
             appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant, lane: .bulk,
-            rowLocation: RowLocation(ctid: "(0,1)"), trace: nil)
+            rowLocation: RowLocation(ctid: "(0,1)"), claimApp: ClaimGroup.noApp,
+            claimPosition: ClaimPosition(due: .negativeInfinity, id: UUID()), trace: nil)
     }
 
     static func notification(canceled: Bool = false, expiresAt: Date? = nil) -> ClaimedNotification {

@@ -51,6 +51,60 @@ import Testing
             ).scalar(Int.self) == 0, "no minute older than the cutoff is left")
     }
 
+    /// A log row carries its device's app (Migrations/0047). Deleting the device detaches its rows (device_token_id
+    /// becomes NULL); their minutes keep their app, and every push still counts once.
+    @Test func aDeletedDevicesPushesKeepTheirAppAndCountOnce() async throws {
+        let migrations = try HeraldSchema.migrations(in: Repository.migrations)
+        let url = try await TestDatabases.shared.migratedDatabase(migrations)
+        let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
+        defer { client.shutdown() }
+        try await Self.makeAudience(client)
+        let (user, device, app) = try await client.query(
+            """
+            SELECT d.user_id, d.id, d.app_id FROM device_tokens d JOIN apps a ON a.id = d.app_id
+            WHERE a.external_id = 'ra' LIMIT 1
+            """
+        ).decode((UUID, UUID, UUID).self)[0]
+        // Whole minutes ago, so statistics read them from the per-minute counts, not from the log.
+        let sentAt = Date().addingTimeInterval(-600)
+        var rows = PostgresCopyRows(columns: [
+            "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status",
+            "environment", "attempt", "created_at", "app_id",
+        ])
+        for _ in 0..<40 {
+            try rows.appendRow { row in
+                row.append(user)
+                row.append(device)
+                row.append(UUID())
+                row.append(UUID())
+                row.append("release")
+                row.append("sent")
+                row.append("sandbox")
+                row.append(Int32(1))
+                row.append(sentAt)
+                row.append(app)
+            }
+        }
+        try await client.withConnection { connection in
+            _ = try await connection.copy(rows, into: "push_notification_logs")
+        }
+        let logs = DeliveryLogStore(client: client)
+        func sent(_ app: String?) async throws -> Int {
+            let stats = try await logs.stats(window: .seconds(3_600), app: app)
+            return stats.types.reduce(0) { $0 + $1.byState["sent", default: 0] }
+        }
+        #expect(try await sent(nil) == 40)
+        #expect(try await sent("ra") == 40)
+
+        try await client.execute("DELETE FROM device_tokens WHERE id = \(device)")
+        #expect(
+            try await client.query(
+                "SELECT count(*) FROM push_notification_logs WHERE device_token_id IS NULL AND app_id = \(app)"
+            ).scalar(Int.self) == 40, "the rows stay, detached from the device")
+        #expect(try await sent(nil) == 40, "counted once, not again under no app")
+        #expect(try await sent("ra") == 40, "still the app's")
+    }
+
     /// Apps `ra` and `rb`, each with users' devices, and a device of no app.
     static func makeAudience(_ client: PostgresClient) async throws {
         try await client.execute(
