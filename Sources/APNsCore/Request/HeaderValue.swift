@@ -34,11 +34,19 @@ public enum HeaderValue {
             }
             previous = byte
         }
-        let scalars = value.unicodeScalars
-        if let first = scalars.first, first.properties.isWhitespace { return .surroundingWhitespace }
-        if let last = scalars.last, last.properties.isWhitespace { return .surroundingWhitespace }
+        // An ASCII end is whitespace only as a space (the other ASCII whitespace are controls, refused above); only a
+        // non-ASCII end needs Unicode's properties, whose lookup showed in the client's profile.
+        let bytes = value.utf8
+        if let first = bytes.first, first < 0x80 ? first == 0x20 : Self.isWhitespace(value.unicodeScalars.first) {
+            return .surroundingWhitespace
+        }
+        if let last = bytes.last, last < 0x80 ? last == 0x20 : Self.isWhitespace(value.unicodeScalars.last) {
+            return .surroundingWhitespace
+        }
         return nil
     }
+
+    private static func isWhitespace(_ scalar: Unicode.Scalar?) -> Bool { scalar?.properties.isWhitespace ?? false }
 
     /// Whether `value` may be sent as a header value.
     public static func isSafe(_ value: String) -> Bool { problem(in: value) == nil }
