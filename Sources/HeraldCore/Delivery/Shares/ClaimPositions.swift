@@ -30,7 +30,8 @@ struct ClaimPosition: Comparable, Hashable, Sendable {
 /// A pending row can lie behind a group's position: one inserted with an earlier due time by a transaction that
 /// committed late, or one another transaction held locked when a claim passed it. So a group claims from the front
 /// again once a claim came up short of its share or found nothing due after its position, and every group does once
-/// ``rescanInterval`` has passed since the last time all did: such a row waits at most that long. A pure value, so the rule is tested without a database.
+/// ``rescanInterval`` has passed since the last time all did: such a row waits at most that long. A pure value, so
+/// the rule is tested without a database.
 struct ClaimPositions {
     static let rescanInterval = Duration.seconds(1)
 
