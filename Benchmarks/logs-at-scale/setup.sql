@@ -101,10 +101,11 @@ BEGIN
     EXECUTE format(
         'INSERT INTO %I (user_id, device_token_id, notification_id, delivery_id, notification_type, status, '
         || 'feedback_id, project_id, payload, error_message, apns_id, environment, attempt, http_status, '
-        || 'apns_reason, latency_ms, created_at) '
+        || 'apns_reason, latency_ms, created_at, app_id) '
         || 'SELECT user_id, device_token_id, notification_id, delivery_id, notification_type, status, feedback_id, '
         || 'project_id, payload, error_message, delivery_id, environment, attempt, http_status, apns_reason, '
-        || 'latency_ms, sent_at FROM bench.log_rows '
+        || 'latency_ms, sent_at, (SELECT d.app_id FROM device_tokens AS d WHERE d.id = r.device_token_id) '
+        || 'FROM bench.log_rows AS r '
         || 'WHERE notified_at >= $1 - interval ''1 minute'' AND notified_at < $2 AND sent_at >= $1 AND sent_at < $2',
         target) USING since, before;
 END
