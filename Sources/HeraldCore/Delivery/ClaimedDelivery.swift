@@ -38,14 +38,8 @@ public struct ClaimedDelivery: Sendable {
     public let lane: DeliveryLane
     /// Where the claimed row version is stored, so recording the result finds it without an index.
     let rowLocation: RowLocation
-    /// The app the claim counted it under (``ClaimGroup/noApp`` for a device without one) and its place in that
-    /// group's order, where the group's next claim starts.
-    let claimApp: UUID
-    let claimPosition: ClaimPosition
     /// The trace of the request that caused it, when tracing was on; its push's spans join it.
     public let trace: TraceCarrier?
-
-    var claimGroup: ClaimGroup { ClaimGroup(lane: lane, app: claimApp) }
 
     public var notificationType: String { notification.type }
     public var notificationCanceled: Bool { notification.canceled }

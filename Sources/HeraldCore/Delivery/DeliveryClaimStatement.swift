@@ -4,13 +4,8 @@ import Postgres
 
 extension DeliveryStore {
     /// Claims due pending (or deferred) deliveries for a worker as ``ClaimShares`` planned them, up to `limits[i]`
-    /// from lane `lanes[i]` of app `apps[i]` (oldest due first within each, after the group's ``ClaimPosition`` if it
-    /// has one), with a lease of `leaseSeconds`, and reads each with its device and its user. Their notifications are
-    /// read apart, by ``NotificationsStatement``.
-    ///
-    /// The position and the order name the claim index's every column, though lane and app are fixed within a group:
-    /// with due time and id alone, the plan PostgreSQL keeps for the prepared statement may read `deliveries_open_idx`
-    /// from the group's position instead, through every group's rows.
+    /// from lane `lanes[i]` of app `apps[i]` (oldest due first within each), with a lease of `leaseSeconds`, and
+    /// reads each with its device and its user. Their notifications are read apart, by ``NotificationsStatement``.
     ///
     /// The claimed rows are found again by `ctid`, not `id`: a TID scan, where `id = ANY (…)` descended the
     /// primary key once per row (a quarter of a 500-row claim's time under EXPLAIN ANALYZE). The rows are locked by the
@@ -21,8 +16,6 @@ extension DeliveryStore {
             case lanes
             case apps
             case limits
-            case afterDue
-            case afterID
             case worker
             case leaseSeconds
         }
@@ -52,7 +45,6 @@ extension DeliveryStore {
             case lane = "c.lane"
             case rowLocation = "c.ctid::text"
             case trace = "c.trace_context"
-            case appID = "c.app_id"
         }
 
         static let name = "herald_delivery_claim"
@@ -60,17 +52,13 @@ extension DeliveryStore {
         static let sql = """
             WITH due AS (
                 SELECT x.ctid
-                FROM unnest(
-                    \(Parameter.lanes)::text[], \(Parameter.apps)::uuid[], \(Parameter.limits)::int8[],
-                    \(Parameter.afterDue)::timestamptz[], \(Parameter.afterID)::uuid[]
-                ) AS p (lane, app, n, after_due, after_id)
+                FROM unnest(\(Parameter.lanes)::text[], \(Parameter.apps)::uuid[], \(Parameter.limits)::int8[])
+                    AS p (lane, app, n)
                 CROSS JOIN LATERAL (
                     SELECT ctid FROM deliveries
                     WHERE finished_at IS NULL AND lane = p.lane AND \(DueGroupsStatement.appKey) = p.app
-                        AND (lane, \(DueGroupsStatement.appKey), next_attempt_at, id)
-                            > (p.lane, p.app, p.after_due, p.after_id)
                         AND state IN ('pending', 'deferred') AND next_attempt_at <= now()
-                    ORDER BY lane, \(DueGroupsStatement.appKey), next_attempt_at, id
+                    ORDER BY next_attempt_at
                     LIMIT p.n
                     FOR UPDATE SKIP LOCKED
                 ) AS x
@@ -81,7 +69,7 @@ extension DeliveryStore {
                     attempts = d.attempts + 1, updated_at = now()
                 WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND d.state IN ('pending', 'deferred')
                 RETURNING d.id, d.notification_id, d.user_id, d.device_token_id, d.environment, d.attempts,
-                    d.last_reason, d.next_attempt_at, d.variant, d.lane, d.ctid, d.trace_context, d.app_id
+                    d.last_reason, d.next_attempt_at, d.variant, d.lane, d.ctid, d.trace_context
             )
             SELECT \(Column.selectList)
             FROM claimed AS c
@@ -90,8 +78,6 @@ extension DeliveryStore {
             """
 
         let plan: [ClaimGroup: Int]
-        /// Where each group's claim starts; a group without one starts from the front.
-        let positions: [ClaimGroup: ClaimPosition]
         let workerID: String
         let leaseSeconds: Double
 
@@ -102,8 +88,6 @@ extension DeliveryStore {
                 case .lanes: .init(groups.map(\.key.lane.rawValue))
                 case .apps: .init(groups.map(\.key.app))
                 case .limits: .init(groups.map(\.value))
-                case .afterDue: .init(groups.map { (positions[$0.key] ?? .front).due })
-                case .afterID: .init(groups.map { (positions[$0.key] ?? .front).id })
                 case .worker: .init(workerID)
                 case .leaseSeconds: .init(leaseSeconds)
                 }
@@ -139,10 +123,6 @@ extension DeliveryStore {
                 variant: PayloadVariant(rawValue: try row.decode(Column.variant, as: String.self)) ?? .default,
                 lane: DeliveryLane(rawValue: try row.decode(Column.lane, as: String.self)) ?? .bulk,
                 rowLocation: RowLocation(ctid: try row.decode(Column.rowLocation, as: String.self)),
-                claimApp: try row.decode(Column.appID, as: UUID?.self) ?? ClaimGroup.noApp,
-                claimPosition: ClaimPosition(
-                    due: try row.decode(Column.dueAt, as: PostgresTimestamp.self),
-                    id: try row.decode(Column.id, as: UUID.self)),
                 trace: try row.decode(Column.trace, as: PostgresJSON?.self).flatMap {
                     try? $0.decode(TraceCarrier.self)
                 })

@@ -2,35 +2,22 @@ import Foundation
 public import Postgres
 
 /// The outbox's SQL: claiming due deliveries, rescuing expired leases and measuring the queue. Every
-/// statement is prepared. The claim reads the claim index by lane, app, due time and id (migration 0048), the rescuer
-/// the open-deliveries index (migrations 0013–0016); both are partial on `finished_at` alone, which a claim leaves as
-/// it is, so a claim stays a HOT update. The locking follows the plan written down in migration 0009.
+/// statement is prepared. The claim reads the due-deliveries index by lane and app (migration 0038), the rescuer the
+/// open-deliveries index (migrations 0013–0016); both are partial on `finished_at` alone, which a claim leaves as it
+/// is, so a claim stays a HOT update. The locking follows the plan written down in migration 0009.
 public struct DeliveryStore: Sendable {
     public let client: PostgresClient
-    /// Where this store's claims have reached in each lane and app; copies of the store share them.
-    private let positions = SharedClaimPositions()
 
     public init(client: PostgresClient) { self.client = client }
 
     /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, shared between
     /// lanes and apps as ``ClaimShares`` plans it from the due work (one round trip), and returns them with their
-    /// device and user (a second) and their notifications (a third). Each group's claim starts after the last
-    /// delivery this store claimed in it (``ClaimPositions``).
+    /// device and user (a second) and their notifications (a third).
     public func claim(limit: Int, workerID: String, lease: Duration) async throws -> [ClaimedDelivery] {
-        var start = positions.start()
-        var due = try await client.query(DueGroupsStatement(cap: limit, positions: start))
-        let drained = Set(start.keys).subtracting(due.map(\.group))
-        if !drained.isEmpty {
-            // Nothing is due after these groups' positions; a row left behind one is found from the front.
-            positions.forget(drained)
-            start = start.filter { !drained.contains($0.key) }
-            due = try await client.query(DueGroupsStatement(cap: limit, positions: start))
-        }
-        let plan = ClaimShares.plan(capacity: limit, due: due)
+        let plan = ClaimShares.plan(capacity: limit, due: try await client.query(DueGroupsStatement(cap: limit)))
         guard !plan.isEmpty else { return [] }
         var claimed = try await client.query(
-            ClaimStatement(plan: plan, positions: start, workerID: workerID, leaseSeconds: lease.seconds))
-        positions.advance(plan: plan, claimed: claimed.map { ($0.claimGroup, $0.claimPosition) })
+            ClaimStatement(plan: plan, workerID: workerID, leaseSeconds: lease.seconds))
         guard !claimed.isEmpty else { return [] }
         let notifications = try await client.query(
             NotificationsStatement(ids: Array(Set(claimed.map(\.notificationID)))))

@@ -23,8 +23,7 @@ import Testing
             isDeviceToken: true,
             userExternalID: "alice",
             appearance: PushAppearance(soundEnabled: true, badgeEnabled: true), variant: variant, lane: .bulk,
-            rowLocation: RowLocation(ctid: "(0,1)"), claimApp: ClaimGroup.noApp,
-            claimPosition: ClaimPosition(due: .negativeInfinity, id: UUID()), trace: nil)
+            rowLocation: RowLocation(ctid: "(0,1)"), trace: nil)
     }
 
     static func notification(canceled: Bool = false, expiresAt: Date? = nil) -> ClaimedNotification {

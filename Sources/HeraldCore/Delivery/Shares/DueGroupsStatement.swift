@@ -5,10 +5,8 @@ extension DeliveryStore {
     /// The lanes and apps with due work, each with its app's weight and its due deliveries counted up to `cap`: what
     /// ``ClaimShares`` plans a claim from.
     ///
-    /// The groups are found by skipping through `deliveries_claim_idx` (migration 0048) from one (lane, app) to the
-    /// next, one index descent per group however long the outbox is; each count starts after the group's
-    /// ``ClaimPosition``, as its claim will, and stops at `cap` rows. It is ordered as the claim is, for the same
-    /// reason: to keep the plan on the claim index.
+    /// The groups are found by skipping through `deliveries_due_idx` (migration 0038) from one (lane, app) to the
+    /// next, one index descent per group however long the outbox is; each count stops at `cap` rows.
     struct DueGroupsStatement: PostgresStatement {
         /// A delivery's app as the index keys it: the nil id (``ClaimGroup/noApp``) for a device without an app.
         /// Every statement that should use the index must spell it exactly so.
@@ -16,10 +14,6 @@ extension DeliveryStore {
 
         enum Parameter: PostgresParameter {
             case cap
-            case lanes
-            case apps
-            case afterDue
-            case afterID
         }
 
         enum Column: String, PostgresColumn {
@@ -45,19 +39,11 @@ extension DeliveryStore {
             SELECT \(Column.selectList)
             FROM g
             LEFT JOIN apps AS a ON a.id = g.app
-            LEFT JOIN unnest(
-                \(Parameter.lanes)::text[], \(Parameter.apps)::uuid[], \(Parameter.afterDue)::timestamptz[],
-                \(Parameter.afterID)::uuid[]
-            ) AS p (lane, app, after_due, after_id) ON p.lane = g.lane AND p.app = g.app
             CROSS JOIN LATERAL (
                 SELECT count(*) AS due FROM (
                     SELECT FROM deliveries
                     WHERE finished_at IS NULL AND lane = g.lane AND \(appKey) = g.app
-                        AND (lane, \(appKey), next_attempt_at, id) > (
-                            g.lane, g.app, coalesce(p.after_due, '-infinity'),
-                            coalesce(p.after_id, '\(ClaimPosition.front.id)'))
                         AND state IN ('pending', 'deferred') AND next_attempt_at <= now()
-                    ORDER BY lane, \(appKey), next_attempt_at, id
                     LIMIT \(Parameter.cap)
                 ) AS d
             ) AS c
@@ -65,18 +51,11 @@ extension DeliveryStore {
             """
 
         let cap: Int
-        /// Where each group's count starts; a group without one starts from the front.
-        let positions: [ClaimGroup: ClaimPosition]
 
         func makeBindings() -> PostgresBindings {
-            let known = Array(positions)
-            return PostgresBindings(Parameter.self) {
+            PostgresBindings(Parameter.self) {
                 switch $0 {
                 case .cap: .init(cap)
-                case .lanes: .init(known.map(\.key.lane.rawValue))
-                case .apps: .init(known.map(\.key.app))
-                case .afterDue: .init(known.map(\.value.due))
-                case .afterID: .init(known.map(\.value.id))
                 }
             }
         }
