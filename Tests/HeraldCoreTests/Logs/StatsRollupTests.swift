@@ -59,35 +59,9 @@ import Testing
         let client = PostgresClient(configuration: try PostgresConfiguration(url), logger: Logger(label: "test"))
         defer { client.shutdown() }
         try await Self.makeAudience(client)
-        let (user, device, app) = try await client.query(
-            """
-            SELECT d.user_id, d.id, d.app_id FROM device_tokens d JOIN apps a ON a.id = d.app_id
-            WHERE a.external_id = 'ra' LIMIT 1
-            """
-        ).decode((UUID, UUID, UUID).self)[0]
         // Whole minutes ago, so statistics read them from the per-minute counts, not from the log.
-        let sentAt = Date().addingTimeInterval(-600)
-        var rows = PostgresCopyRows(columns: [
-            "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status",
-            "environment", "attempt", "created_at", "app_id",
-        ])
-        for _ in 0..<40 {
-            try rows.appendRow { row in
-                row.append(user)
-                row.append(device)
-                row.append(UUID())
-                row.append(UUID())
-                row.append("release")
-                row.append("sent")
-                row.append("sandbox")
-                row.append(Int32(1))
-                row.append(sentAt)
-                row.append(app)
-            }
-        }
-        try await client.withConnection { connection in
-            _ = try await connection.copy(rows, into: "push_notification_logs")
-        }
+        let (device, app) = try await Self.copyRows(
+            client, count: 40, sentAt: Date().addingTimeInterval(-600), carryingApp: true)
         let logs = DeliveryLogStore(client: client)
         func sent(_ app: String?) async throws -> Int {
             let stats = try await logs.stats(window: .seconds(3_600), app: app)
@@ -155,16 +129,23 @@ import Testing
         }
     }
 
-    /// `count` log rows through COPY, as the delivery engine writes them: sent now, to the first app's devices.
-    static func copyRows(_ client: PostgresClient, count: Int) async throws {
+    /// `count` log rows through COPY, as the delivery engine writes them: sent now (or at `sentAt`) to a device of the
+    /// first app, with that app in each row when `carryingApp` (Migrations/0047). Returns the device and its app.
+    @discardableResult
+    static func copyRows(
+        _ client: PostgresClient, count: Int, sentAt: Date? = nil, carryingApp: Bool = false
+    ) async throws -> (device: UUID, app: UUID) {
         let user = try await client.query("SELECT id FROM users WHERE external_id = 'rollup-2'").scalar(UUID.self)
-        let device = try await client.query(
-            "SELECT d.id FROM device_tokens d JOIN apps a ON a.id = d.app_id WHERE a.external_id = 'ra' LIMIT 1"
-        ).scalar(UUID.self)
-        var rows = PostgresCopyRows(columns: [
+        let (device, app) = try await client.query(
+            "SELECT d.id, d.app_id FROM device_tokens d JOIN apps a ON a.id = d.app_id WHERE a.external_id = 'ra' LIMIT 1"
+        ).decode((UUID, UUID).self)[0]
+        var columns = [
             "user_id", "device_token_id", "notification_id", "delivery_id", "notification_type", "status",
             "environment", "attempt",
-        ])
+        ]
+        if sentAt != nil { columns.append("created_at") }
+        if carryingApp { columns.append("app_id") }
+        var rows = PostgresCopyRows(columns: columns)
         for _ in 0..<count {
             try rows.appendRow { row in
                 row.append(user)
@@ -175,11 +156,14 @@ import Testing
                 row.append("sent")
                 row.append("sandbox")
                 row.append(Int32(1))
+                if let sentAt { row.append(sentAt) }
+                if carryingApp { row.append(app) }
             }
         }
         try await client.withConnection { connection in
             _ = try await connection.copy(rows, into: "push_notification_logs")
         }
+        return (device, app)
     }
 
     static func expectSameAnswers(_ client: PostgresClient, _ moment: String) async throws {
