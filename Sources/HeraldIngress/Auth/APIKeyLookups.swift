@@ -67,9 +67,13 @@ final class APIKeyLookups: Sendable {
         let remembered = Remembered(key: key, until: now + lifetime)
         memory.withLock { memory in
             memory.running[secret] = nil
+            // A secret is remembered in one place: a revoked key's old entry would otherwise be found first, expired,
+            // and cost a lookup per request while its absence is remembered.
             if key == nil {
+                memory.keys[secret] = nil
                 Self.remember(secret, remembered, in: &memory.absent, now: now)
             } else {
+                memory.absent[secret] = nil
                 Self.remember(secret, remembered, in: &memory.keys, now: now)
             }
         }
