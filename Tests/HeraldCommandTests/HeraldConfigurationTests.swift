@@ -65,7 +65,7 @@ import Testing
         let defaults = try serve([], environment: [:])
         #expect(defaults.database.poolSize == 16)
         #expect(defaults.database.apiStatementTimeout == .seconds(5))
-        #expect(defaults.delivery.enginePoolSize == 10, "4 claim loops, 2 writers and 4 more")
+        #expect(defaults.delivery.enginePoolSize == 12, "4 workers, the immediate lane, 3 writers and 4 more")
         let environment = [
             "DATABASE_URL": "postgres://h/db", "HERALD_ENGINE_POOL_SIZE": "6",
             "HERALD_API_STATEMENT_TIMEOUT_SECONDS": "2", "HERALD_DELIVERY_WORKERS": "9",

@@ -4,14 +4,15 @@ import Logging
 import Synchronization
 
 extension DeliveryEngine {
-    /// How many deliveries a worker may claim now (see ``SendHealth``): a full batch, one to probe (only one worker
-    /// probes at a time), or none, with the time left in the pause.
-    func claimLimit() -> (limit: Int, isProbe: Bool, pause: Duration?) {
+    /// How many deliveries `claimer` may claim now (see ``SendHealth``): a full batch, one to probe (only one worker
+    /// probes at a time, never the immediate lane's loop), or none, with the time left in the pause.
+    func claimLimit(for claimer: Claimer) -> (limit: Int, isProbe: Bool, pause: Duration?) {
         let now = self.now()
         return state.withLock { state in
             let limit = state.health.claimLimit(batchSize: configuration.batchSize, at: now)
             guard limit > 0 else { return (0, false, state.health.remainingPause(at: now)) }
             guard state.health.state == .probing else { return (limit, false, nil) }
+            if claimer == .immediateLane { return (0, false, nil) }
             // The others wait for the probe's answer (a normal one rings the doorbell) or their next poll.
             if state.probing { return (0, false, nil) }
             state.probing = true

@@ -42,9 +42,9 @@ extension DeliveryEngine {
         _ = state.withLock { $0.sends.removeValue(forKey: id) }
     }
 
-    /// `results` are recorded: their permits go back to the send window.
-    func settle(_ results: [SendResult]) {
-        window.release(results.count)
+    /// `results` are recorded: their permits go back to the send window's `part`.
+    func settle(_ results: [SendResult], to part: SendWindow.Part) {
+        window.release(results.count, to: part)
         metrics.setSendWindow(window.limit)
     }
 }

@@ -35,8 +35,12 @@ public final class DeliveryEngine: Service {
     let window: SendWindow
     /// Decided attempts of every batch in flight, written together.
     let recordQueue = RecordQueue()
-    /// Transactions writing results at once: while one commits, the next gathers what arrives meanwhile.
+    /// Transactions writing results at once: while one commits, the next gathers what arrives meanwhile. One more
+    /// writes only the immediate lane's results, so they never wait for a bulk write under way.
     static let recordWriters = 2
+    /// The send window's part kept for the immediate lane's own claims: a sixteenth, which narrows a bulk fan-out's
+    /// window by as much.
+    static let immediateReserve = 1.0 / 16
     /// One burst guard per app and environment.
     let burstGuards: Mutex<BurstGuards>
     let state = Mutex(EngineState())
@@ -58,8 +62,9 @@ public final class DeliveryEngine: Service {
     }
 
     /// - Parameters:
-    ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 4 connections (the claims, two
-    ///     writers, the rescuer and the outbox depth; the heartbeat every few seconds shares them).
+    ///   - client: The database; give it at least ``DeliveryEngineConfiguration/workers`` + 6 connections (the workers'
+    ///     claims, the immediate lane's, three writers, the rescuer and the outbox depth; the heartbeat every few
+    ///     seconds shares them).
     ///   - apns: Apple, in both environments (`APNsClient` in production).
     ///   - webhook: Receives deactivations and final failures; the engine runs it, and stops it after its workers.
     ///   - now: The wall clock.
@@ -76,7 +81,7 @@ public final class DeliveryEngine: Service {
         self.now = now
         self.logger = logger
         burstGuards = Mutex(BurstGuards(template: configuration.burstGuard))
-        window = SendWindow(bounds: configuration.sendWindowBounds)
+        window = SendWindow(bounds: configuration.sendWindowBounds, reservedFraction: Self.immediateReserve)
         state.withLock { $0.health = SendHealth(credentialBackoff: configuration.credentialBackoff) }
     }
 
@@ -99,10 +104,12 @@ public final class DeliveryEngine: Service {
             ])
         // Workers are unstructured so that cancelling run() only asks them to stop: they still record
         // what they sent, which needs the database after the cancellation.
-        let workers = (0..<configuration.workers).map { index in
-            Task { await self.workLoop(index) }
-        }
-        let writers = (0..<Self.recordWriters).map { _ in Task { await self.writeLoop() } }
+        let workers =
+            (0..<configuration.workers).map { _ in Task { await self.claimLoop(.worker) } }
+            + [Task { await self.claimLoop(.immediateLane) }]
+        let writers =
+            (0..<Self.recordWriters).map { _ in Task { await self.writeLoop(.any) } }
+            + [Task { await self.writeLoop(.urgentOnly) }]
         let startedAt = now()
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -161,15 +168,29 @@ public final class DeliveryEngine: Service {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
+    /// Who claims: one of the workers, or the immediate lane's own loop.
+    enum Claimer {
+        case worker
+        /// Claims only `immediate` deliveries, from the send window's reserve, as soon as the doorbell rings: such a
+        /// push waits neither for a worker's share of the window to come free nor behind a large bulk claim. The
+        /// workers leave it as many due immediate deliveries as the reserve holds and take the rest (first in their
+        /// claims, ``ClaimShares``), so a burst larger than the reserve still goes at full speed.
+        case immediateLane
+
+        var part: SendWindow.Part { self == .worker ? .general : .reserve }
+        var lane: DeliveryLane? { self == .worker ? nil : .immediate }
+    }
+
     /// Takes permits from the send window first, then claims only that many deliveries and sends them at once, and
     /// goes on to the next claim while their answers come: so a push leaves as soon as an earlier one is recorded, and
-    /// nothing claimed waits for a permit while its lease runs. A claim waits for a share of the window (a quarter
-    /// with four workers), so a few free permits do not become many small claims.
-    private func workLoop(_ index: Int) async {
+    /// nothing claimed waits for a permit while its lease runs. A worker's claim waits for a share of the window (a
+    /// quarter with four workers), so a few free permits do not become many small claims; the immediate lane's loop
+    /// takes what its reserve holds.
+    private func claimLoop(_ claimer: Claimer) async {
         await withDiscardingTaskGroup { batches in
             while !isStopping {
                 let generation = doorbell.generation
-                let (limit, isProbe, pause) = claimLimit()
+                let (limit, isProbe, pause) = claimLimit(for: claimer)
                 guard limit > 0 else {
                     // At most a poll interval, so the end of a pause is seen on the engine's clock, whichever it is.
                     await doorbell.wait(
@@ -177,32 +198,35 @@ public final class DeliveryEngine: Service {
                     )
                     continue
                 }
-                let permits = await window.acquire(upTo: limit, atLeast: window.limit / configuration.workers)
+                let least = claimer == .worker ? window.limit / configuration.workers : 1
+                let permits = await window.acquire(upTo: limit, atLeast: least, from: claimer.part)
                 guard permits > 0, !isStopping else {
-                    window.returnUnused(permits)
+                    window.returnUnused(permits, to: claimer.part)
                     if isProbe { endProbe() }
                     continue
                 }
                 let batch: [ClaimedDelivery]
                 let claimStart = DefaultTracerClock.now
                 do {
+                    // A worker leaves what the immediate lane's loop can take at once to it, unless it probes.
                     batch = try await store.claim(
-                        limit: permits, workerID: configuration.workerID, lease: configuration.lease)
+                        limit: permits, workerID: configuration.workerID, lease: configuration.lease,
+                        lane: claimer.lane, leavingImmediate: claimer == .worker && !isProbe ? window.reserve : 0)
                 } catch {
-                    window.returnUnused(permits)
+                    window.returnUnused(permits, to: claimer.part)
                     if isProbe { endProbe() }
                     logger.error("claiming deliveries failed", metadata: [DeliveryMetadataKey.error: "\(error)"])
                     await doorbell.wait(after: generation, timeout: configuration.pollInterval)
                     continue
                 }
                 let claim = TraceInterval.since(claimStart)
-                window.returnUnused(permits - batch.count)
+                window.returnUnused(permits - batch.count, to: claimer.part)
                 if isProbe {
                     // Nobody else sends until the probe is answered and recorded.
-                    if !batch.isEmpty { await process(batch, claim: claim) }
+                    if !batch.isEmpty { await process(batch, claim: claim, permitsFrom: claimer.part) }
                     endProbe()
                 } else if !batch.isEmpty {
-                    batches.addTask { await self.process(batch, claim: claim) }
+                    batches.addTask { await self.process(batch, claim: claim, permitsFrom: claimer.part) }
                 }
                 if batch.count < permits {
                     await doorbell.wait(after: generation, timeout: configuration.pollInterval)
@@ -212,8 +236,8 @@ public final class DeliveryEngine: Service {
     }
 
     /// Writes what the batches queued, everything that came while the last write ran, until the workers are done.
-    private func writeLoop() async {
-        while let entries = await recordQueue.next() {
+    private func writeLoop(_ kind: RecordQueue.Writer) async {
+        while let entries = await recordQueue.next(for: kind) {
             let start = DefaultTracerClock.now
             let committed = await record(entries.flatMap(\.attempts))
             let write = RecordedWrite(interval: .since(start), committed: committed)

@@ -27,7 +27,7 @@ public struct DeliveryEngineConfiguration: Sendable {
     public var shutdownGracePeriod: Duration
     /// Pushes sent and not yet recorded at once, across the workers: the crash window, since a process killed now
     /// sends these again. It follows the measured rate and round trip (``InFlightLimit``) between a floor (default
-    /// 64) and a ceiling (default 2,000, and never more than ``workers`` × ``batchSize``), with headroom 2.
+    /// 64) and a ceiling (default 2,000, and never more than ``workers`` × ``batchSize``), with headroom 4.
     public var inFlight: InFlightLimit.Bounds
     /// Retry and attempt limits.
     public var policy: DeliveryPolicy

@@ -12,9 +12,13 @@ public struct DeliveryStore: Sendable {
 
     /// Claims up to `limit` due pending (or deferred) deliveries for `workerID` with a lease of `lease`, shared between
     /// lanes and apps as ``ClaimShares`` plans it from the due work (one round trip), and returns them with their
-    /// device and user (a second) and their notifications (a third).
-    public func claim(limit: Int, workerID: String, lease: Duration) async throws -> [ClaimedDelivery] {
-        let plan = ClaimShares.plan(capacity: limit, due: try await client.query(DueGroupsStatement(cap: limit)))
+    /// device and user (a second) and their notifications (a third). With a `lane`, only that lane's; the first
+    /// `leavingImmediate` due immediate deliveries are left to the immediate lane's own claims.
+    public func claim(
+        limit: Int, workerID: String, lease: Duration, lane: DeliveryLane? = nil, leavingImmediate: Int = 0
+    ) async throws -> [ClaimedDelivery] {
+        let due = try await client.query(DueGroupsStatement(cap: limit)).filter { lane == nil || $0.group.lane == lane }
+        let plan = ClaimShares.plan(capacity: limit, due: due, leavingImmediate: leavingImmediate)
         guard !plan.isEmpty else { return [] }
         var claimed = try await client.query(
             ClaimStatement(plan: plan, workerID: workerID, leaseSeconds: lease.seconds))

@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Settings come from flags, else the environment, else defaults: HERALD_HOST (127.0.0.1), HERALD_PORT \
             (8080), HERALD_MAX_BODY_BYTES (65536), HERALD_DATABASE_POOL_SIZE (16, the API's sessions), \
-            HERALD_API_STATEMENT_TIMEOUT_SECONDS (5), HERALD_ENGINE_POOL_SIZE (delivery workers + 4, the \
+            HERALD_API_STATEMENT_TIMEOUT_SECONDS (5), HERALD_ENGINE_POOL_SIZE (delivery workers + 8, the \
             engine's and expansion's), HERALD_LOG_LEVEL (info), \
             HERALD_USER_JWT_SECRET (HS256 user tokens), HERALD_USER_JWT_PUBLIC_KEY (PEM file, ES256 user tokens), \
             APNS_PRODUCTION (registrations default to production when true), HERALD_APNS_INGRESS_PORT (with \

@@ -26,10 +26,10 @@ struct DeliveryTuning: Sendable {
     }
 
     /// The sessions of the pool the engine, the expansion loop and the log's upkeep share, apart from the API's:
-    /// the setting, else one per claim loop, two for the engine's writers, and four for the router, provider tokens,
-    /// expansion and the outbox's upkeep.
+    /// the setting, else one per worker, one for the immediate lane's claims, three for the engine's writers, and four
+    /// for the router, provider tokens, expansion and the outbox's upkeep.
     var enginePoolSize: Int {
-        poolSize ?? (workers ?? DeliveryEngineConfiguration(bundleID: nil).workers) + 6
+        poolSize ?? (workers ?? DeliveryEngineConfiguration(bundleID: nil).workers) + 8
     }
 
     /// Only the pool's size: a process that expands but does not send still keeps that work apart from the API.

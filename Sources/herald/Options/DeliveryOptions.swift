@@ -23,7 +23,7 @@ struct DeliveryOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Database sessions of the engine and expansion, apart from the API's (env HERALD_ENGINE_POOL_SIZE; "
-                + "default delivery workers + 6)."))
+                + "default delivery workers + 8)."))
     var enginePoolSize: Int?
 
     func validate() throws {

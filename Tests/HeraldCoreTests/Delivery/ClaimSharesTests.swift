@@ -102,6 +102,28 @@ import Testing
         #expect(plan[ClaimGroup(lane: .bulk, app: Self.thirdApp)] == 60)
     }
 
+    /// A worker's claim leaves as many due immediate deliveries as the immediate lane's loop can take at once, and
+    /// takes only what exceeds that, first as ever.
+    @Test func aClaimLeavesTheImmediateLanesLoopItsReserve() {
+        let single = ClaimShares.plan(
+            capacity: 500, due: [Self.due(.immediate, Self.otherApp, 1), Self.due(.bulk, Self.fanOutApp, 10_000)],
+            leavingImmediate: 125)
+        #expect(single == [ClaimGroup(lane: .bulk, app: Self.fanOutApp): 500])
+        let burst = ClaimShares.plan(
+            capacity: 500, due: [Self.due(.immediate, Self.otherApp, 300), Self.due(.bulk, Self.fanOutApp, 10_000)],
+            leavingImmediate: 125)
+        #expect(burst[ClaimGroup(lane: .immediate, app: Self.otherApp)] == 175)
+        #expect(burst[ClaimGroup(lane: .bulk, app: Self.fanOutApp)] == 325)
+        let onlyImmediate = ClaimShares.plan(
+            capacity: 500, due: [Self.due(.immediate, Self.otherApp, 100)], leavingImmediate: 125)
+        #expect(onlyImmediate.isEmpty)
+        // With nothing left to the loop (a probe, or no reserve), the rule is the one above.
+        let probe = ClaimShares.plan(
+            capacity: 1, due: [Self.due(.bulk, Self.fanOutApp, 50), Self.due(.immediate, Self.otherApp, 1)],
+            leavingImmediate: 0)
+        #expect(probe == [ClaimGroup(lane: .immediate, app: Self.otherApp): 1])
+    }
+
     @Test func roundingIsSharedOutAndTheClaimIsFull() {
         let apps = (1...7).map { UUID(uuidString: "00000000-0000-0000-0000-00000000010\($0)")! }
         let plan = ClaimShares.plan(capacity: 10, due: apps.map { Self.due(.bulk, $0, 1_000) })

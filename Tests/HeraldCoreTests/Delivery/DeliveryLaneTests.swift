@@ -3,10 +3,12 @@ import APNsMock
 import Foundation
 import HeraldCore
 import HeraldTesting
+import Postgres
 import Testing
 
 extension Networked {
-    /// The claim serves the immediate lane first: a push there does not wait behind a bulk fan-out queued before it.
+    /// The immediate lane goes first: a push there does not wait behind a bulk fan-out queued before it, nor for the
+    /// send window the fan-out holds.
     @Suite struct DeliveryLaneTests {
         @Test func anImmediateSendOvertakesAQueuedBulkFanOut() async throws {
             let harness = try await EngineHarness.start()
@@ -29,6 +31,51 @@ extension Networked {
             let position = try #require(order.firstIndex(of: callToken))
             // Due last in time order, it is in the first claim of 100.
             #expect(position < 100, "the immediate push went out as number \(position + 1) of \(order.count)")
+            try await harness.stop()
+        }
+
+        /// An immediate push does not wait for the send window a fan-out holds: the immediate lane's own claim takes
+        /// it from the window's reserve. Every bulk push stalls at Apple here, so none of the rest of the window comes
+        /// back before the requests time out (20 s).
+        @Test func anImmediateSendGoesOutWhileAFanOutHoldsTheWindow() async throws {
+            let harness = try await EngineHarness.start()
+            harness.sandbox.script(deviceTokenPrefix: "5711", .stall)
+            var configuration = EngineHarness.configuration()
+            configuration.inFlight = InFlightLimit.Bounds(floor: 64, ceiling: 64)
+            let engine = harness.makeEngine(configuration)
+            let runner = Task { await engine.run() }
+            // A first push answered normally ends the engine's opening probe, which sends one push alone.
+            _ = try await harness.insertFanOut(count: 1, tokenPrefix: "ab")
+            let deadline = ContinuousClock.now + .seconds(15)
+            while harness.sandbox.recordedRequests.isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let opening = harness.sandbox.recordedRequests.map(\.deviceToken)
+            _ = try await harness.insertFanOut(count: 300, tokenPrefix: "5711")
+            let claimedBulk = {
+                try await harness.client.query("SELECT count(*) FROM deliveries WHERE state = 'sending'").scalar(Int.self)
+            }
+            while try await claimedBulk() < 60, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let claimedFirst = try await claimedBulk()
+            #expect(claimedFirst == 60, "the fan-out fills the window less its reserve of 4, not \(claimedFirst)")
+
+            let user = try await harness.insertUser()
+            let callToken = EngineHarness.token("cc2")
+            let device = try await harness.insertDevice(user: user, token: callToken)
+            let notification = try await harness.insertNotification(.alert(title: "Call", body: "Now"))
+            _ = try await harness.insertDelivery(
+                notification: notification, user: user, device: device, lane: .immediate)
+            while !harness.sandbox.recordedRequests.contains(where: { $0.deviceToken == callToken }),
+                ContinuousClock.now < deadline
+            {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(harness.sandbox.recordedRequests.map(\.deviceToken) == opening + [callToken])
+            #expect(try await claimedBulk() == 60, "the stalled fan-out still holds its part of the window")
+            engine.shutdownGracefully()
+            await runner.value
             try await harness.stop()
         }
     }

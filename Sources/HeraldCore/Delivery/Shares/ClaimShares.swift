@@ -38,18 +38,22 @@ public struct DueGroup: Hashable, Sendable {
 ///   one app is in the next claim even while another app drains a million-device fan-out, and the claim is never
 ///   smaller than the due work.
 ///
+/// - The immediate lane's own claims: a claim may leave the first `leavingImmediate` due immediate deliveries to the
+///   engine's loop that claims only that lane, so a single urgent push is not taken into a large claim; only what
+///   exceeds that is claimed here (first, as above).
+///
 /// The plan is a pure function of the due work, so the rule is tested without a database or a clock.
 public enum ClaimShares {
     /// While bulk has due work, it keeps at least `1 / bulkPart` of a claim.
     public static let bulkPart = 5
 
     /// How many deliveries to claim from each group; groups that get none are left out.
-    public static func plan(capacity: Int, due: [DueGroup]) -> [ClaimGroup: Int] {
+    public static func plan(capacity: Int, due: [DueGroup], leavingImmediate: Int = 0) -> [ClaimGroup: Int] {
         let waiting = due.filter { $0.due > 0 && $0.weight > 0 }
         guard capacity > 0, !waiting.isEmpty else { return [:] }
         let immediate = waiting.filter { $0.group.lane == .immediate }
         let bulk = waiting.filter { $0.group.lane == .bulk }
-        let immediateDue = immediate.reduce(0) { $0 + $1.due }
+        let immediateDue = max(0, immediate.reduce(0) { $0 + $1.due } - max(0, leavingImmediate))
         let bulkDue = bulk.reduce(0) { $0 + $1.due }
         let bulkReserve = capacity < 2 || bulkDue == 0 ? 0 : min(bulkDue, max(1, capacity / bulkPart))
         let immediateTake = min(immediateDue, capacity - bulkReserve)
