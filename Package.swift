@@ -327,7 +327,9 @@ let deliveryBenchmarkTargets: [Target] = benchmarks([
             "Postgres",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ],
         path: "Benchmarks/DeliveryThroughput",
         swiftSettings: strictSettings

@@ -8,6 +8,7 @@ import HeraldCore
 import LocalServices
 import Logging
 import Postgres
+import Tracing
 
 /// Measures the delivery engine end to end — delivery rows in PostgreSQL to `apns-mock` over TLS and
 /// HTTP/2, results and one log row per push written back — beside the raw APNs client on the same
@@ -64,7 +65,7 @@ struct DeliveryBench: AsyncParsableCommand {
         var logger = Logger(label: "delivery-bench")
         logger.logLevel = .warning
         let client = PostgresClient(
-            configuration: try PostgresConfiguration(url), options: .init(maximumConnections: workers + 6),
+            configuration: try PostgresConfiguration(url), options: .init(maximumConnections: workers + 8),
             logger: logger)
         try await Migrator(
             client: client, migrations: try HeraldSchema.migrations(in: HeraldSchema.defaultDirectory()!),
@@ -149,6 +150,7 @@ struct DeliveryBench: AsyncParsableCommand {
                     + "%.2f | ≥ 0.9", engine.rate, logged.rate, engine.rate / logged.rate))
 
         let fairness = try await fairnessRun(client: client, pool: pool, logger: logger)
+        print("fairness, where the single sends' time goes: " + fairness.stages.summary)
         print(
             String(
                 format: "result: single time-sensitive sends of another app during a %d-delivery fan-out, row to APNs "
@@ -286,6 +288,7 @@ extension DeliveryBench {
         client: PostgresClient, pool: APNsConnectionPool, logger: Logger
     ) async throws -> FairnessRun.Latency {
         let user = try await client.query("SELECT id FROM users WHERE external_id = 'bench'").scalar(UUID.self)
+        InstrumentationSystem.bootstrap(SingleSendStages.tracer)
         let outcomes = OutcomeCounts()
         let engine = DeliveryEngine(
             client: client, apns: OnePool(pool: pool, batched: !taskPerPush),

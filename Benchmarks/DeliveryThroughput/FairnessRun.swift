@@ -25,6 +25,7 @@ struct FairnessRun {
         var p50: Double
         var p99: Double
         var count: Int
+        var stages: SingleSendStages
     }
 
     /// Runs `engine` (not yet started) until the fan-out and every single send are sent.
@@ -55,18 +56,22 @@ struct FairnessRun {
         let started = try await client.query("SELECT clock_timestamp()").scalar(Date.self)
         let runner = Task { await engine.run() }
         var singles = 0
+        var inserted: [Int: Double] = [:]
         var next = ContinuousClock.now
         while outcomes.sent - sentBefore < fanOut {
-            try await client.execute(
+            let trace = try PostgresJSON(encoding: SingleSendStages.carrier(singles))
+            inserted[singles] = try await client.query(
                 """
                 WITH n AS (
                     INSERT INTO notifications (kind, type, content, targets, state, expanded_at, lane)
                     VALUES ('direct', \(Self.singleType), \(content), '{}'::jsonb, 'expanded', now(), \(lane))
                     RETURNING id
                 )
-                INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, lane, app_id)
-                SELECT n.id, \(user), \(device), 'sandbox', \(lane), \(singleApp) FROM n
-                """)
+                INSERT INTO deliveries (notification_id, user_id, device_token_id, environment, lane, app_id, trace_context)
+                SELECT n.id, \(user), \(device), 'sandbox', \(lane), \(singleApp), \(trace) FROM n
+                RETURNING extract(epoch FROM now())::float8
+                """
+            ).scalar(Double.self)
             _ = try await client.query("SELECT pg_notify(\(HeraldChannel.deliveries), '')")
             singles += 1
             next += .milliseconds(100)
@@ -77,7 +82,7 @@ struct FairnessRun {
         await runner.value
         let (p50, p99, count) = try await DeliveryBench.rowToAPNsLatency(
             client: client, since: started, type: Self.singleType)
-        return Latency(p50: p50, p99: p99, count: count)
+        return Latency(p50: p50, p99: p99, count: count, stages: SingleSendStages(inserted: inserted))
     }
 
     private func app(_ id: String) async throws -> UUID {
