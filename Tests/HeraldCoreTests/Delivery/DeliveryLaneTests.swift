@@ -53,7 +53,8 @@ extension Networked {
             let opening = harness.sandbox.recordedRequests.map(\.deviceToken)
             _ = try await harness.insertFanOut(count: 300, tokenPrefix: "5711")
             let claimedBulk = {
-                try await harness.client.query("SELECT count(*) FROM deliveries WHERE state = 'sending'").scalar(Int.self)
+                try await harness.client.query("SELECT count(*) FROM deliveries WHERE state = 'sending'").scalar(
+                    Int.self)
             }
             while try await claimedBulk() < 60, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))

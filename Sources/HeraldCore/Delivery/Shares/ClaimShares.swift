@@ -37,7 +37,6 @@ public struct DueGroup: Hashable, Sendable {
 ///   weight; what an app cannot use (fewer due than its part) goes to the others by weight again. So a single send of
 ///   one app is in the next claim even while another app drains a million-device fan-out, and the claim is never
 ///   smaller than the due work.
-///
 /// - The immediate lane's own claims: a claim may leave the first `leavingImmediate` due immediate deliveries to the
 ///   engine's loop that claims only that lane, so a single urgent push is not taken into a large claim; only what
 ///   exceeds that is claimed here (first, as above).
