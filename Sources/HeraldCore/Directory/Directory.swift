@@ -113,10 +113,12 @@ public struct Directory: Sendable {
     }
 
     /// Creates or updates a project. - Returns: the project and whether it was created.
-    /// - Throws: ``DomainError`` `.notFound` (field `ownerId`) when the owner is not a known user.
+    /// - Throws: ``DomainError`` `.notFound` (field `ownerId`) when the owner is not a known user; `.invalid` (field
+    ///   `ownerId`) for an id Herald keeps for itself.
     public func putProject(_ id: ExternalID, name: String, owner: ExternalID) async throws -> (
         project: Project, created: Bool
     ) {
+        guard !owner.isReservedForHerald else { throw ExternalID.reservedForHerald(field: "ownerId") }
         guard (1...256).contains(name.codePointCount) else {
             throw DomainError.invalid("must be 1 to 256 characters", field: "name")
         }
@@ -154,8 +156,10 @@ public struct Directory: Sendable {
     // MARK: Members
 
     /// Makes `user` a member of `project`. - Returns: whether the membership is new.
-    /// - Throws: ``DomainError`` `.notFound` when the project or the user is unknown.
+    /// - Throws: ``DomainError`` `.notFound` when the project or the user is unknown; `.invalid` (field `userId`) for
+    ///   an id Herald keeps for itself.
     public func putMember(project: ExternalID, user: ExternalID) async throws -> Bool {
+        guard !user.isReservedForHerald else { throw ExternalID.reservedForHerald(field: "userId") }
         let rows = try await client.query(
             """
             WITH p AS (SELECT id FROM projects WHERE external_id = \(project.rawValue)),
