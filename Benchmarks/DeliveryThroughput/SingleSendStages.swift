@@ -19,7 +19,7 @@ struct SingleSendStages {
 
     /// One single send's stages, in milliseconds.
     struct Stages {
-        /// From its insert to the start of the claim that took it: the engine had no worker claiming.
+        /// From its insert to the start of the claim that took it: no claim had started since it came.
         var queued: Double
         var claim: Double
         /// From the end of the claim to Apple's answer: planning, the connection's queue and the round trip.
