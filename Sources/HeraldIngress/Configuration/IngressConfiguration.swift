@@ -36,13 +36,21 @@ public struct IngressConfiguration: Sendable {
     public var newKeyLookupBurst: Int
     /// Opens signing keys sealed in the database (`HERALD_MASTER_KEY_FILE`), to verify tokens they sign.
     public var masterKey: AES256GCM?
+    /// Connections open at once; more are closed as they come. Default 1,000.
+    public var maxConnections: Int
+    /// How long a new connection may take to finish its TLS handshake before it is closed. Default 10 s.
+    public var handshakeTimeout: Duration
+    /// How long a connection may pass with nothing read or written before it is closed. Default 10 minutes (a client
+    /// that keeps its connection open between pushes pings it, as Apple asks).
+    public var idleTimeout: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int, certificateFile: String, privateKeyFile: String,
         wait: Duration = .seconds(10), mode: Mode = .relay, maxConcurrentStreams: Int = 1000,
         answerPollInterval: Duration = .milliseconds(20), catalogLifetime: Duration = .seconds(30),
         apiKeyLifetime: Duration = .seconds(10), newKeyLookupsPerSecond: Double = 10, newKeyLookupBurst: Int = 20,
-        masterKey: AES256GCM? = nil
+        masterKey: AES256GCM? = nil, maxConnections: Int = 1000, handshakeTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(600)
     ) {
         self.host = host
         self.port = port
@@ -57,5 +65,8 @@ public struct IngressConfiguration: Sendable {
         self.newKeyLookupsPerSecond = newKeyLookupsPerSecond
         self.newKeyLookupBurst = newKeyLookupBurst
         self.masterKey = masterKey
+        self.maxConnections = maxConnections
+        self.handshakeTimeout = handshakeTimeout
+        self.idleTimeout = idleTimeout
     }
 }

@@ -76,7 +76,8 @@ public final class APNsIngress: Service, Sendable {
         }
     }
 
-    /// Binds the listening socket: TLS, then HTTP/2 with Apple's stream limit, one ``IngressStreamHandler`` per stream.
+    /// Binds the listening socket: TLS, then HTTP/2 with Apple's stream limit, one ``IngressStreamHandler`` per stream;
+    /// a connection beyond the limit, slow to finish its handshake or idle too long is closed (``ConnectionTimeouts``).
     private func bind(
         inFlight: InFlightRequests, answer: @escaping @Sendable (IngressRequest) async -> IngressAnswer
     ) async throws -> any Channel {
@@ -92,9 +93,16 @@ public final class APNsIngress: Service, Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { [self] channel in
-                track(channel)
+                guard admit(channel) else {
+                    logger.debug("closing a new connection: the ingress has as many open as it takes")
+                    return channel.eventLoop.makeFailedFuture(ConnectionTimeouts.Refusal.tooManyConnections)
+                }
                 return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        IdleStateHandler(allTimeout: TimeAmount(configuration.idleTimeout)))
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ConnectionTimeouts(handshake: TimeAmount(configuration.handshakeTimeout)))
                     _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
                         mode: .server, connectionConfiguration: settings,
                         streamConfiguration: NIOHTTP2Handler.StreamConfiguration()
@@ -109,10 +117,17 @@ public final class APNsIngress: Service, Sendable {
         return try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
     }
 
-    /// Keeps `channel` among the open connections until it closes, so stopping can close it.
-    private func track(_ channel: any Channel) {
+    /// Keeps `channel` among the open connections until it closes, so stopping can close it; false, keeping nothing,
+    /// when ``IngressConfiguration/maxConnections`` are open already.
+    private func admit(_ channel: any Channel) -> Bool {
         let key = ObjectIdentifier(channel)
-        connections.withLock { $0[key] = channel }
+        let admitted = connections.withLock { connections in
+            guard connections.count < configuration.maxConnections else { return false }
+            connections[key] = channel
+            return true
+        }
+        guard admitted else { return false }
         channel.closeFuture.whenComplete { [self] _ in _ = connections.withLock { $0.removeValue(forKey: key) } }
+        return true
     }
 }

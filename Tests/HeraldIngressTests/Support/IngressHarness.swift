@@ -35,10 +35,12 @@ struct IngressHarness {
     ///   - wait: How long relayed answers are waited for.
     ///   - newKeyLookups: Lookups of API keys not seen before, per client address: a second, and at once.
     ///   - prepare: Runs against the database before the ingress starts (more apps, keys, API keys, devices).
+    ///   - configure: Changes the rest of the ingress's configuration.
     static func start(
         mode: IngressConfiguration.Mode = .relay, wait: Duration = .seconds(10),
         newKeyLookups: (perSecond: Double, burst: Int) = (10, 20),
-        prepare: (EngineHarness) async throws -> Void = { _ in }
+        prepare: (EngineHarness) async throws -> Void = { _ in },
+        configure: (inout IngressConfiguration) -> Void = { _ in }
     ) async throws -> IngressHarness {
         let engine = try await EngineHarness.start()
         let keyFile = EngineHarness.keyFile()
@@ -66,10 +68,12 @@ struct IngressHarness {
         try Data(authority.serverKeyPEM.utf8).write(to: URL(fileURLWithPath: privateKeyFile))
 
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        var configuration = IngressConfiguration(
+            port: 0, certificateFile: certificateFile, privateKeyFile: privateKeyFile, wait: wait, mode: mode,
+            newKeyLookupsPerSecond: newKeyLookups.perSecond, newKeyLookupBurst: newKeyLookups.burst)
+        configure(&configuration)
         let ingress = try APNsIngress(
-            configuration: IngressConfiguration(
-                port: 0, certificateFile: certificateFile, privateKeyFile: privateKeyFile, wait: wait, mode: mode,
-                newKeyLookupsPerSecond: newKeyLookups.perSecond, newKeyLookupBurst: newKeyLookups.burst),
+            configuration: configuration,
             store: IngressStore(client: engine.client), apiKeys: APIKeyStore(client: engine.client),
             logger: Logger(label: "test.ingress"),
             onListening: { port in
@@ -86,13 +90,13 @@ struct IngressHarness {
         let deliveryEngine = engine.makeEngine()
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
-        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-        configuration.httpVersion = .automatic
+        var clientConfiguration = HTTPClient.Configuration(tlsConfiguration: tls)
+        clientConfiguration.httpVersion = .automatic
         return IngressHarness(
             engine: engine, ingressPort: port, caFile: caFile,
             files: [keyFile, caFile, certificateFile, privateKeyFile],
             ingressTask: ingressTask, engineTask: Task { await deliveryEngine.run() }, deliveryEngine: deliveryEngine,
-            http: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
+            http: HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration))
     }
 
     /// Stops the client, the ingress, the engine and the harness, and removes the files it wrote.
