@@ -1,5 +1,4 @@
 import NIOCore
-import NIOSSL
 import NIOTLS
 
 /// Closes a connection whose TLS handshake is not finished in time, or that passed the idle time with nothing read or
