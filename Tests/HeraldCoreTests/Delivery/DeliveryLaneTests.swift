@@ -10,15 +10,21 @@ extension Networked {
     /// The immediate lane goes first: a push there does not wait behind a bulk fan-out queued before it, nor for the
     /// send window the fan-out holds.
     @Suite struct DeliveryLaneTests {
-        @Test func anImmediateSendOvertakesAQueuedBulkFanOut() async throws {
-            let harness = try await EngineHarness.start()
-            _ = try await harness.insertFanOut(count: 2_000, tokenPrefix: "b1")
+        /// One call for a device of its own (token `prefix`), in the immediate lane; returns the device's token.
+        static func insertCall(_ harness: EngineHarness, token prefix: String) async throws -> String {
             let user = try await harness.insertUser()
-            let callToken = EngineHarness.token("cc1")
-            let device = try await harness.insertDevice(user: user, token: callToken)
+            let token = EngineHarness.token(prefix)
+            let device = try await harness.insertDevice(user: user, token: token)
             let notification = try await harness.insertNotification(.alert(title: "Call", body: "Now"))
             _ = try await harness.insertDelivery(
                 notification: notification, user: user, device: device, lane: .immediate)
+            return token
+        }
+
+        @Test func anImmediateSendOvertakesAQueuedBulkFanOut() async throws {
+            let harness = try await EngineHarness.start()
+            _ = try await harness.insertFanOut(count: 2_000, tokenPrefix: "b1")
+            let callToken = try await Self.insertCall(harness, token: "cc1")
 
             var configuration = EngineHarness.configuration()
             configuration.workers = 1
@@ -62,12 +68,7 @@ extension Networked {
             let claimedFirst = try await claimedBulk()
             #expect(claimedFirst == 60, "the fan-out fills the window less its reserve of 4, not \(claimedFirst)")
 
-            let user = try await harness.insertUser()
-            let callToken = EngineHarness.token("cc2")
-            let device = try await harness.insertDevice(user: user, token: callToken)
-            let notification = try await harness.insertNotification(.alert(title: "Call", body: "Now"))
-            _ = try await harness.insertDelivery(
-                notification: notification, user: user, device: device, lane: .immediate)
+            let callToken = try await Self.insertCall(harness, token: "cc2")
             while !harness.sandbox.recordedRequests.contains(where: { $0.deviceToken == callToken }),
                 ContinuousClock.now < deadline
             {
